@@ -1,0 +1,20 @@
+# One real suspend-to-RAM cycle: SeaBIOS S3, woken by the CMOS RTC alarm.
+. /checks/lib.sh
+rtc=/sys/class/rtc/rtc0
+grep -qw mem /sys/power/state || { fail "mem not in /sys/power/state: $(cat /sys/power/state)"; exit 0; }
+[ -e $rtc/wakealarm ] || { fail "no $rtc/wakealarm"; exit 0; }
+echo 1 > /sys/power/pm_debug_messages 2>/dev/null
+loc0=$(irq_count LOC); t0=$(irq_count 0); d0=$(date +%s)
+echo 0 > $rtc/wakealarm
+echo +3 > $rtc/wakealarm
+if ! echo mem > /sys/power/state; then
+	fail "writing mem to /sys/power/state failed"
+	exit 0
+fi
+sleep 1
+loc1=$(irq_count LOC); t1=$(irq_count 0); d1=$(date +%s)
+info "LOC $loc0 -> $loc1, IRQ0 $t0 -> $t1, date $d0 -> $d1"
+dmesg | grep -q "ACPI: PM: Low-level resume complete" || fail "no 'Low-level resume complete' in dmesg"
+[ "$loc1" -gt "$loc0" ] || fail "local timer interrupts did not advance ($loc0 -> $loc1)"
+[ "$d1" -gt "$d0" ] || fail "date did not advance ($d0 -> $d1)"
+[ $FAILED -eq 0 ] && pass "suspend-to-RAM and resume: LOC $loc0 -> $loc1, date +$((d1 - d0))s"

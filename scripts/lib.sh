@@ -1,0 +1,53 @@
+# Common settings for the workbench scripts; sourced, never run.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Everything large lives outside the repository.
+SYSDEV_CACHE=${SYSDEV_CACHE:-$HOME/.cache/sysdev-series}
+KSRC=${KSRC:-$SYSDEV_CACHE/linux}
+BUILD_ROOT=${BUILD_ROOT:-$SYSDEV_CACHE/build}
+LOG_ROOT=${LOG_ROOT:-$SYSDEV_CACHE/logs}
+export CCACHE_DIR=${CCACHE_DIR:-$SYSDEV_CACHE/ccache}
+KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KPKG=linux-source-6.1
+
+# Branch and tag names inside the kernel tree.
+BASE_TAG=sysdev-base
+WORK_BRANCH=${WORK_BRANCH:-sysdev}
+
+# Fixed identity and date of the base commit, so that its id (and the
+# base-commit: trailer of the cover letter) is the same on every machine.
+BASE_IDENT_NAME="sysdev workbench"
+BASE_IDENT_EMAIL="sysdev-workbench@localhost"
+BASE_DATE="2003-06-06T18:18:30-0700"
+
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "${0##*/}: error: $*" >&2; exit 1; }
+note() { echo "${0##*/}: $*" >&2; }
+
+# git in the kernel tree, with a stable identity for commits we make.
+kgit() {
+	git -C "$KSRC" -c user.name="$BASE_IDENT_NAME" \
+		-c user.email="$BASE_IDENT_EMAIL" "$@"
+}
+
+require_tree() {
+	[ -e "$KSRC/.git" ] || die "no kernel tree at $KSRC; run scripts/prepare-tree.sh"
+}
+
+tree_clean() {
+	[ -z "$(kgit status --porcelain --untracked-files=normal)" ]
+}
+
+series_patches() {
+	# The numbered patches of outgoing/, in order, without the cover letter.
+	local f
+	for f in "$TOP"/outgoing/*.patch; do
+		[ -e "$f" ] || continue
+		case "${f##*/}" in
+		0000-*|v[0-9]*-0000-*) ;;
+		*) echo "$f" ;;
+		esac
+	done
+}

@@ -46,7 +46,10 @@ mkdir -p "$obj" "$CCACHE_DIR"
 # Reproducible version strings keep init/version.o and ccache stable.
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=sysdev KBUILD_BUILD_HOST=workbench
-export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$KSRC"
+# Paths are hashed relative to the cache directory: the base tree
+# (base/linux, base/build/NAME) and the series tree (linux, build/NAME) share
+# their ccache entries.
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$SYSDEV_CACHE"
 mk=(make -C "$KSRC" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" W=1)
 
 # (Re)write .config from tinyconfig + fragments.  Kconfig only touches the

@@ -6,10 +6,16 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SYSDEV_CACHE=${SYSDEV_CACHE:-$HOME/.cache/sysdev-series}
 KSRC=${KSRC:-$SYSDEV_CACHE/linux}
 BUILD_ROOT=${BUILD_ROOT:-$SYSDEV_CACHE/build}
+# The unpatched tree (a worktree detached at the base) and its builds, laid
+# out like KSRC and BUILD_ROOT so that ccache hits across the two.
+BASE_KSRC=$SYSDEV_CACHE/base/linux
+BASE_BUILD_ROOT=$SYSDEV_CACHE/base/build
 LOG_ROOT=${LOG_ROOT:-$SYSDEV_CACHE/logs}
 export CCACHE_DIR=${CCACHE_DIR:-$SYSDEV_CACHE/ccache}
 KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KPKG=linux-source-6.1
+OUTGOING=${OUTGOING:-$TOP/outgoing}
+COVER=${COVER:-$TOP/cover-letter.txt}
 
 # Branch and tag names inside the kernel tree.
 BASE_TAG=sysdev-base
@@ -43,11 +49,34 @@ tree_clean() {
 series_patches() {
 	# The numbered patches of outgoing/, in order, without the cover letter.
 	local f
-	for f in "$TOP"/outgoing/*.patch; do
+	for f in "$OUTGOING"/*.patch; do
 		[ -e "$f" ] || continue
 		case "${f##*/}" in
 		0000-*|v[0-9]*-0000-*) ;;
 		*) echo "$f" ;;
 		esac
 	done
+}
+
+# Identity of the series' author (From:, Signed-off-by:).  Whoever mails the
+# series re-signs it with their own name (README, "Mailing the series").
+SERIES_NAME=${SERIES_NAME:-Sysdev Team}
+SERIES_EMAIL=${SERIES_EMAIL:-sysdev@example.org}
+
+# git with no user or system configuration, so that the same commits give
+# the same files on every machine; identity is the series author.
+pgit() {
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_SYSTEM=/dev/null \
+	GIT_COMMITTER_NAME="$SERIES_NAME" GIT_COMMITTER_EMAIL="$SERIES_EMAIL" \
+		git -C "$KSRC" "$@"
+}
+
+# Identifies "base + these patches": recorded when the working branch is
+# made from outgoing/ or outgoing/ from it.
+series_fingerprint() {
+	local p
+	{
+		kgit rev-parse "$BASE_TAG^{commit}"
+		series_patches | while read -r p; do cat "$p"; done
+	} | sha256sum | cut -c1-64
 }

@@ -4,12 +4,29 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: ${0##*/}   (env: SYSDEV_CACHE, KSRC, KTARBALL)"; }
+usage() {
+	echo "usage: ${0##*/} [--base]   (env: SYSDEV_CACHE, KSRC, KTARBALL)"
+	echo "  --base  also check out the unpatched base as a worktree ($BASE_KSRC)"
+}
+want_base=0
 case "${1:-}" in
 "") ;;
+--base) want_base=1 ;;
 -h|--help) usage; exit 0 ;;
 *) usage >&2; exit 2 ;;
 esac
+
+base_worktree() {
+	[ $want_base -eq 1 ] || return 0
+	if [ -e "$BASE_KSRC/.git" ]; then
+		git -C "$BASE_KSRC" checkout -q --detach "$BASE_TAG"
+	else
+		kgit worktree prune
+		mkdir -p "$(dirname "$BASE_KSRC")"
+		kgit worktree add -q --detach "$BASE_KSRC" "$BASE_TAG"
+	fi
+	echo "prepare-tree: base worktree $BASE_KSRC at $BASE_TAG"
+}
 
 [ -r "$KTARBALL" ] || die "$KTARBALL missing; run scripts/install-deps.sh"
 pkgver=$(dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown)
@@ -19,6 +36,7 @@ if [ -d "$KSRC/.git" ] && kgit rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev
 	[ "$have" = "$pkgver" ] ||
 		note "warning: tree made from $KPKG $have, installed is $pkgver (remove $KSRC to remake it)"
 	echo "prepare-tree: $KSRC ready at $BASE_TAG $(kgit rev-parse --short=12 "$BASE_TAG") ($KPKG $have)"
+	base_worktree
 	exit 0
 fi
 
@@ -48,3 +66,4 @@ echo "$pkgver" > "$src/.git/sysdev-debian-version"
 echo "$kver" > "$src/.git/sysdev-kernel-version"
 mv "$src" "$KSRC"
 echo "prepare-tree: $KSRC ready at $BASE_TAG $(kgit rev-parse --short=12 "$BASE_TAG") (Linux $kver, $KPKG $pkgver)"
+base_worktree

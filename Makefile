@@ -1,0 +1,34 @@
+# Front door of the sysdev series workbench.  See README.md.
+SHELL := /bin/bash
+
+.PHONY: help run test deps tree apply regen build boot
+
+help:
+	@echo "make run    - the main job: deps, kernel tree, apply outgoing/, build, boot in QEMU"
+	@echo "make test   - the whole test suite (what CI runs)"
+	@echo "make deps | tree | apply | build | boot   - one step of the main job"
+	@echo "make regen [V=N]   - regenerate outgoing/ from the working branch (-v N)"
+
+run:
+	bash scripts/run-series.sh
+
+test:
+	bash ci/run-tests.sh
+
+deps:
+	bash scripts/install-deps.sh
+
+tree:
+	bash scripts/prepare-tree.sh
+
+apply:
+	bash scripts/apply-series.sh
+
+regen:
+	bash scripts/regen-series.sh $(if $(V),-v $(V))
+
+build:
+	bash scripts/build-kernel.sh x86_64
+
+boot:
+	bash qemu/boot.sh -k -c boot,tree,suspend $${SYSDEV_CACHE:-$$HOME/.cache/sysdev-series}/build/x86_64/arch/x86/boot/bzImage

@@ -2,10 +2,11 @@
 # Boot a kernel in QEMU (TCG, -M pc) with the test initramfs, run guest
 # checks, capture the serial console to a log and judge it.
 #
-# Exit 0 only if the guest reached the end of its checks, every requested
-# check reported PASS (or SKIP) and none FAIL, the log shows no panic, WARN,
-# BUG, lockdep report or sleeping-in-atomic splat and, with -k, every KUnit
-# case passed.  Otherwise print the reason and the log's tail and exit 1.
+# Exit 0 only if QEMU ended before the timeout and qemu/check-log.sh finds
+# the log good: the guest finished its checks, each requested check said
+# PASS (or SKIP), no panic, WARN, BUG, lockdep or sleeping-in-atomic splat,
+# and with -k every KUnit case passed.  Otherwise print the reasons and the
+# log's tail and exit 1.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -18,11 +19,12 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-k] [-1] BZIMAGE
   -a CMDLINE  extra kernel command line
   -k          parse the KUnit KTAP in the log; fail unless every case passed
   -1          one CPU and one NUMA node instead of 2 CPUs on 2 nodes
-  -x PATTERN  extra log pattern (extended regexp) that must appear (repeatable)
+  -x REGEX    a log line that must appear (repeatable)
+  -W REGEX    expected WARNING lines (see qemu/check-log.sh)
 USAGE
 }
-checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=()
-while getopts "c:o:t:a:k1x:h" opt; do
+checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn=""
+while getopts "c:o:t:a:k1x:W:h" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -31,6 +33,7 @@ while getopts "c:o:t:a:k1x:h" opt; do
 	k) kunit=1 ;;
 	1) topo=up ;;
 	x) expects+=("$OPTARG") ;;
+	W) warn=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -68,47 +71,13 @@ secs=$(printf '%.1f' "$secs")
 problems=()
 [ $rc -eq 124 ] || [ $rc -eq 137 ] && problems+=("timeout: QEMU killed after ${timeout}s")
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] && problems+=("QEMU exited with $rc: $(head -c 300 "$log.qemu")")
-[ -s "$log" ] || problems+=("empty serial log")
+for p in "${problems[@]}"; do echo "boot: FAIL: $p" >&2; done
 
-if grep -q "Kernel panic" "$log"; then
-	problems+=("panic: $(grep -m1 'Kernel panic' "$log" | tr -d '\r')")
-fi
-# Splats that must never appear (the kernel's own wording).
-bad='(WARNING: .* at |------------\[ cut here \]|BUG: |general protection fault|Oops:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|sleeping function called from invalid context|DEBUG_LOCKS_WARN_ON|does not have a release\(\) function|kmemleak: [0-9]+ new suspected)'
-if grep -Eq "$bad" "$log"; then
-	problems+=("kernel splat: $(grep -Em1 "$bad" "$log" | tr -d '\r')")
-fi
-grep -q "^SYSDEV-INIT" "$log" || problems+=("the guest never reached init")
-grep -q "^SYSDEV-DONE" "$log" || problems+=("missing result: the guest did not finish its checks")
-
-IFS=, read -ra want <<<"$checks"
-for c in "${want[@]}"; do
-	lines=$(grep -a "^SYSDEV-CHECK $c " "$log" | tr -d '\r' || true)
-	if [ -z "$lines" ]; then
-		problems+=("check $c: no result")
-	elif grep -q " FAIL" <<<"$lines"; then
-		problems+=("check $c: $(grep -m1 ' FAIL' <<<"$lines" | cut -d' ' -f3-)")
-	fi
-done
-for x in "${expects[@]}"; do
-	grep -Eq "$x" "$log" || problems+=("expected log line missing: $x")
-done
-
-if [ $kunit -eq 1 ]; then
-	ktap=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$log" 2>&1) && krc=0 || krc=$?
-	echo "$ktap" > "$log.kunit"
-	summary=$(grep -E "Testing complete\." "$log.kunit" | tail -n1 | sed 's/\x1b\[[0-9;]*m//g; s/^\[[^]]*\] *//')
-	if [ $krc -ne 0 ]; then
-		problems+=("kunit: ${summary:-kunit.py parse failed}")
-	elif ! grep -Eq "Ran [1-9][0-9]* tests" <<<"$summary"; then
-		problems+=("kunit: no test case ran (${summary:-no KTAP in the log})")
-	fi
-	[ ${#problems[@]} -gt 0 ] || echo "boot: kunit: $summary"
-fi
-
-grep -a "^SYSDEV-CHECK " "$log" | tr -d '\r' | sed 's/^SYSDEV-CHECK /boot: check /' || true
-if [ ${#problems[@]} -gt 0 ]; then
-	for p in "${problems[@]}"; do echo "boot: FAIL: $p" >&2; done
+judge=("$TOP/qemu/check-log.sh" -c "$checks")
+[ $kunit -eq 1 ] && judge+=(-k)
+for x in "${expects[@]}"; do judge+=(-x "$x"); done
+[ -z "$warn" ] || judge+=(-W "$warn")
+if [ ${#problems[@]} -gt 0 ] || ! "${judge[@]}" "$log"; then
 	echo "boot: last lines of $log:" >&2
 	tail -n 25 "$log" | tr -d '\r' | sed 's/^/  | /' >&2
 	exit 1

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The test suite: the workbench's own tests, then the series' boot tests.
+# Each test prints "ok"/"not ok" with its log; the last line is
+# "N passed, N failed".  Exit status 0 only if nothing failed.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() { echo "usage: ${0##*/} [TEST...]   (default: all; list: ${0##*/} --list)"; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+
+TLOG=$LOG_ROOT/tests
+mkdir -p "$TLOG"
+ALL_TESTS=()
+. "$TOP/ci/tests/lib.sh"
+. "$TOP/ci/tests/workbench.sh"
+
+if [ "${1:-}" = "--list" ]; then printf '%s\n' "${ALL_TESTS[@]}"; exit 0; fi
+selected=("$@")
+[ ${#selected[@]} -gt 0 ] || selected=("${ALL_TESTS[@]}")
+
+# The suite installs what it needs (as root) before the first test.
+if [ "$(id -u)" -eq 0 ]; then
+	bash "$TOP/scripts/install-deps.sh"
+else
+	bash "$TOP/scripts/install-deps.sh" --check || die "run as root to install the missing packages"
+fi
+for t in "${selected[@]}"; do run_test "$t"; done
+summary

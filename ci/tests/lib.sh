@@ -1,0 +1,43 @@
+# Test runner helpers; sourced by ci/run-tests.sh.
+# A test is a shell function test_NAME; it fails by returning non-zero
+# (use `expect` and `fail` to say why).  Its output goes to $TLOG/NAME.log.
+PASSED=0
+FAILED=0
+FAILED_NAMES=()
+SUITE_T0=$(date +%s)
+
+fail() { echo "FAIL: $*"; return 1; }
+
+# expect_fail NAME REGEX CMD...: CMD must fail and print REGEX.
+expect_fail() {
+	local name=$1 re=$2 out rc=0
+	shift 2
+	out=$("$@" 2>&1) || rc=$?
+	echo "$out" | tail -n 30
+	[ $rc -ne 0 ] || fail "$name: expected a failure, got exit 0"
+	grep -Eq -- "$re" <<<"$out" || fail "$name: output does not match /$re/"
+}
+
+run_test() {
+	local t=$1 log=$TLOG/$1.log s rc=0
+	declare -F "test_$t" >/dev/null || { echo "no such test: $t" >&2; FAILED=$((FAILED + 1)); FAILED_NAMES+=("$t"); return; }
+	s=$(date +%s)
+	( set -euo pipefail; "test_$t" ) >"$log" 2>&1 || rc=$?
+	if [ $rc -eq 0 ]; then
+		PASSED=$((PASSED + 1))
+		printf 'ok     %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$t")
+		printf 'not ok %-28s %4ss  (log: %s)\n' "$t" "$(( $(date +%s) - s ))" "$log"
+		grep -E "^FAIL|error" "$log" | tail -n 5 | sed 's/^/         /'
+	fi
+}
+
+summary() {
+	echo
+	echo "suite time: $(( $(date +%s) - SUITE_T0 ))s; logs: $TLOG"
+	[ $FAILED -eq 0 ] || echo "failed: ${FAILED_NAMES[*]}"
+	echo "$PASSED passed, $FAILED failed"
+	[ $FAILED -eq 0 ]
+}

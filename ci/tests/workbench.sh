@@ -1,0 +1,199 @@
+# Tests of the workbench itself (issue: series workbench).  Sourced.
+
+HEAD_IMAGE=$BUILD_ROOT/x86_64/arch/x86/boot/bzImage
+BASE_IMAGE=$BASE_BUILD_ROOT/x86_64/arch/x86/boot/bzImage
+
+ALL_TESTS+=(main_job main_job_warm deps_noop tree_outside_repo base_commit
+	apply_series regen_idempotent regen_refuses_dirty broken_patch_named
+	boot_base boot_head harness_panic harness_no_init harness_hang
+	harness_failed_check harness_no_kunit)
+
+# The README's main job from whatever state the machine is in.
+test_main_job() {
+	bash "$TOP/scripts/run-series.sh"
+}
+
+# Its second run, with nothing changed, is fast.
+test_main_job_warm() {
+	local s=$SECONDS
+	bash "$TOP/scripts/run-series.sh"
+	echo "second run: $((SECONDS - s))s"
+	[ $((SECONDS - s)) -lt 120 ] || fail "second run of the main job took $((SECONDS - s))s (limit 120s)"
+}
+
+test_deps_noop() {
+	local s=$SECONDS
+	bash "$TOP/scripts/install-deps.sh" --check
+	[ $((SECONDS - s)) -lt 10 ] || fail "the no-op dependency check took $((SECONDS - s))s"
+}
+
+test_tree_outside_repo() {
+	local k r
+	k=$(cd "$KSRC" && pwd -P); r=$(cd "$TOP" && pwd -P)
+	case "$k/" in "$r"/*) fail "kernel tree $k is inside the repository" ;; esac
+	[ -z "$(git -C "$TOP" ls-files | grep -E '(^|/)(vmlinux|bzImage|Kbuild|Kconfig)$' || true)" ] ||
+		fail "kernel files are committed to the repository"
+	echo "kernel tree: $k"
+}
+
+# The base commit is the same on every machine: it must be the one the
+# cover letter in outgoing/ names.
+test_base_commit() {
+	local cover want have
+	cover=$(ls "$OUTGOING"/*0000-cover-letter.patch 2>/dev/null | head -n1)
+	[ -n "$cover" ] || fail "outgoing/ has no cover letter"
+	want=$(sed -n 's/^base-commit: //p' "$cover")
+	have=$(kgit rev-parse "$BASE_TAG^{commit}")
+	echo "cover letter: $want; this machine: $have ($(cat "$KSRC/.git/sysdev-debian-version" 2>/dev/null))"
+	[ "$want" = "$have" ] || fail "base commit differs from outgoing/'s base-commit: (another $KPKG version?)"
+}
+
+test_apply_series() {
+	local n want
+	bash "$TOP/scripts/apply-series.sh"
+	n=$(kgit rev-list --count "$BASE_TAG..$WORK_BRANCH")
+	want=$(series_patches | wc -l)
+	[ "$n" -eq "$want" ] || fail "$WORK_BRANCH has $n commits, outgoing/ $want patches"
+	[ "$(kgit rev-parse --abbrev-ref HEAD)" = "$WORK_BRANCH" ] || fail "$WORK_BRANCH is not checked out"
+}
+
+# Applying outgoing/ and regenerating with no change gives the same bytes.
+test_regen_idempotent() {
+	local tmp
+	bash "$TOP/scripts/apply-series.sh"
+	tmp=$(mktemp -d)
+	OUTGOING=$tmp bash "$TOP/scripts/regen-series.sh"
+	diff -ru "$OUTGOING" "$tmp" || { rm -rf "$tmp"; fail "regeneration changed outgoing/"; }
+	rm -rf "$tmp"
+	echo "outgoing/ regenerates byte for byte ($(ls "$OUTGOING" | wc -l) files)"
+}
+
+test_regen_refuses_dirty() {
+	local f=README tmp
+	tmp=$(mktemp -d)
+	echo "dirt" >> "$KSRC/$f"
+	expect_fail regen "uncommitted changes" env OUTGOING="$tmp" bash "$TOP/scripts/regen-series.sh" || { kgit checkout -q -- "$f"; return 1; }
+	expect_fail apply "uncommitted changes" bash "$TOP/scripts/apply-series.sh" || { kgit checkout -q -- "$f"; return 1; }
+	kgit checkout -q -- "$f"
+	[ -z "$(ls "$tmp")" ] || fail "regen wrote files although it refused"
+	rm -rf "$tmp"
+}
+
+# A series whose second patch does not apply: the error names that patch
+# and git's reason, and nothing changes.
+test_broken_patch_named() {
+	local tmp head_before branch=sysdev-selftest
+	tmp=$(mktemp -d)
+	kgit show "$BASE_TAG:README" > "$tmp/README"
+	python3 - "$tmp" <<'PY'
+import difflib, sys
+d = sys.argv[1]
+old = open(d + "/README").read().splitlines(True)
+def mail(n, subject, a, b):
+    diff = "".join(difflib.unified_diff(a, b, "a/README", "b/README"))
+    return ("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+            "From: Test <test@example.org>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n"
+            "Subject: [PATCH %d/2] %s\n\nTest patch.\n\nSigned-off-by: Test <test@example.org>\n"
+            "---\ndiff --git a/README b/README\n%s-- \n" % (n, subject, diff))
+new = old[:3] + ["A line added by a good patch.\n"] + old[3:]
+open(d + "/0001-good.patch", "w").write(mail(1, "docs: add a line", old, new))
+# The second patch expects context that is not there.
+bad_old = new[:10] + ["This line is not in README.\n"] + new[10:]
+bad_new = bad_old[:11] + ["Another line.\n"] + bad_old[11:]
+open(d + "/0002-broken.patch", "w").write(mail(2, "docs: add another line", bad_old, bad_new))
+PY
+	rm "$tmp/README"
+	head_before=$(kgit rev-parse HEAD)
+	expect_fail apply "0002-broken.patch does not apply.*" \
+		env OUTGOING="$tmp" WORK_BRANCH=$branch bash "$TOP/scripts/apply-series.sh"
+	expect_fail apply "patch failed: README" \
+		env OUTGOING="$tmp" WORK_BRANCH=$branch bash "$TOP/scripts/apply-series.sh"
+	rm -rf "$tmp"
+	! kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || fail "branch $branch was created"
+	[ "$(kgit rev-parse HEAD)" = "$head_before" ] || fail "the checked-out commit changed"
+	tree_clean || fail "the kernel tree was left changed"
+	[ "$(kgit rev-parse "$BASE_TAG^{commit}")" = "$(kgit rev-parse base)" ] || fail "the base moved"
+}
+
+test_boot_base() {
+	bash "$TOP/scripts/prepare-tree.sh" --base
+	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	bash "$TOP/qemu/boot.sh" -k -c boot,tree -o "$TLOG/boot_base.console" "$BASE_IMAGE"
+}
+
+test_boot_head() {
+	bash "$TOP/scripts/apply-series.sh"
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	bash "$TOP/qemu/boot.sh" -k -c boot,tree,suspend -o "$TLOG/boot_head.console" "$HEAD_IMAGE"
+}
+
+# The harness must fail, and say why, for each way a boot can go wrong.
+test_harness_panic() {
+	local s=$SECONDS
+	expect_fail boot "FAIL: panic: .*Kernel panic" \
+		bash "$TOP/qemu/boot.sh" -t 120 -c panic -o "$TLOG/harness_panic.console" "$HEAD_IMAGE"
+	[ $((SECONDS - s)) -lt 120 ] || fail "a panic was only noticed at the timeout"
+}
+
+test_harness_no_init() {
+	expect_fail boot "FAIL: (panic|the guest never reached init)" \
+		bash "$TOP/qemu/boot.sh" -t 120 -a rdinit=/nonexistent -o "$TLOG/harness_no_init.console" "$HEAD_IMAGE"
+}
+
+test_harness_hang() {
+	local s=$SECONDS
+	expect_fail boot "FAIL: timeout: QEMU killed after 30s" \
+		bash "$TOP/qemu/boot.sh" -t 30 -c boot,hang -o "$TLOG/harness_hang.console" "$HEAD_IMAGE"
+	[ $((SECONDS - s)) -lt 60 ] || fail "the hang was not stopped by the 30s timeout"
+}
+
+test_harness_failed_check() {
+	expect_fail boot "FAIL: check fail: failing on purpose" \
+		bash "$TOP/qemu/boot.sh" -c boot,fail -o "$TLOG/harness_failed_check.console" "$HEAD_IMAGE"
+	expect_fail boot "FAIL: check nosuch: no such guest check" \
+		bash "$TOP/qemu/boot.sh" -c nosuch -o "$TLOG/harness_failed_check2.console" "$HEAD_IMAGE"
+}
+
+test_harness_no_kunit() {
+	expect_fail boot "FAIL: kunit: .*(no test case ran|could not find)" \
+		bash "$TOP/qemu/boot.sh" -k -a kunit.enable=0 -c boot -o "$TLOG/harness_no_kunit.console" "$HEAD_IMAGE"
+}
+
+# The log judge on a good console log and on copies with one defect each:
+# it must accept the first and name the defect of every other.
+ALL_TESTS+=(log_judge)
+test_log_judge() {
+	local good=$TOP/ci/tests/fixtures/good.console tmp
+	tmp=$(mktemp -d)
+	bash "$TOP/qemu/check-log.sh" -k -c boot,tree "$good" || fail "the good log was rejected"
+	judge_bad() { # NAME REGEX SED-EXPRESSION [check-log options]
+		local name=$1 re=$2 ed=$3
+		shift 3
+		sed -e "$ed" "$good" > "$tmp/$name.console"
+		expect_fail "$name" "$re" bash "$TOP/qemu/check-log.sh" -k -c boot,tree "$@" "$tmp/$name.console"
+	}
+	judge_bad kunit_fail "kunit: .*failed: 1" 's/    ok 4 example_all/    not ok 4 example_all/'
+	judge_bad kunit_missing "kunit: no test case ran" '/KTAP\|ok \|1\.\.\|# /d'
+	judge_bad warn "kernel splat: .*WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10" \
+		'/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2'
+	judge_bad lockdep "kernel splat: .*possible circular locking" \
+		'/^SYSDEV-INIT/i [    1.0] WARNING: possible circular locking dependency detected'
+	judge_bad atomic "kernel splat: .*scheduling while atomic" \
+		'/^SYSDEV-INIT/i [    1.0] BUG: scheduling while atomic: swapper/0/0x00000002'
+	judge_bad sleep "kernel splat: .*sleeping function called" \
+		'/^SYSDEV-INIT/i [    1.0] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:283'
+	judge_bad release "kernel splat: .*does not have a release" \
+		"/^SYSDEV-INIT/i [    1.0] Device 'x' does not have a release() function, it is broken and must be fixed."
+	judge_bad panic "panic: .*Kernel panic - not syncing: test" \
+		'/^SYSDEV-INIT/i [    1.0] Kernel panic - not syncing: test'
+	judge_bad unfinished "missing result" '/^SYSDEV-DONE/d'
+	judge_bad noinit "never reached init" '/^SYSDEV-INIT/d'
+	judge_bad check_failed "check tree: broken" 's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree FAIL broken/'
+	judge_bad check_missing "check tree: no result" '/^SYSDEV-CHECK tree/d'
+	judge_bad expect_missing "expected log line missing: sysdev: resume" '' -x 'sysdev: resume'
+	# A deliberate WARN named with -W is accepted, any other is not.
+	sed -e '/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2' "$good" > "$tmp/allowed.console"
+	bash "$TOP/qemu/check-log.sh" -k -c boot -W 'at drivers/base/sysdev\.c:' "$tmp/allowed.console" ||
+		fail "an expected WARN (-W) was rejected"
+	rm -rf "$tmp"
+}

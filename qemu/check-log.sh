@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Judge a serial console log of a test boot.  Prints one "FAIL: reason" line
+# per problem and exits 1 if there is any; prints the check results.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
+  -c CHECKS  comma-separated guest checks that must each report PASS or SKIP
+  -k         the KUnit KTAP in the log must show every case passed, and some ran
+  -x REGEX   a line matching REGEX must appear (repeatable)
+  -W REGEX   "WARNING: ... at FILE:LINE" lines matching REGEX are expected
+             (deliberate WARNs of a test); any other splat fails
+USAGE
+}
+checks="" kunit=0 expects=() allowed_warn='^$'
+while getopts "c:kx:W:h" opt; do
+	case $opt in
+	c) checks=$OPTARG ;;
+	k) kunit=1 ;;
+	x) expects+=("$OPTARG") ;;
+	W) allowed_warn=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+log=$1
+[ -f "$log" ] || die "no log $log"
+log=$(realpath "$log")
+
+problems=()
+[ -s "$log" ] || problems+=("empty serial log")
+if grep -aq "Kernel panic" "$log"; then
+	problems+=("panic: $(grep -am1 'Kernel panic' "$log" | tr -d '\r')")
+fi
+# Splats that must never appear (the kernel's own wording).
+bad='(WARNING: .* at |BUG: |general protection fault|Oops:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|scheduling while atomic|sleeping function called from invalid context|DEBUG_LOCKS_WARN_ON|does not have a release\(\) function|kmemleak: [0-9]+ new suspected|UBSAN:|KASAN:)'
+splat=$(grep -aE "$bad" "$log" | grep -avE "$allowed_warn" | head -n1 | tr -d '\r' || true)
+[ -z "$splat" ] || problems+=("kernel splat: $splat")
+grep -aq "^SYSDEV-INIT" "$log" || problems+=("the guest never reached init")
+grep -aq "^SYSDEV-DONE" "$log" || problems+=("missing result: the guest did not finish its checks")
+
+if [ -n "$checks" ]; then
+	IFS=, read -ra want <<<"$checks"
+	for c in "${want[@]}"; do
+		lines=$(grep -a "^SYSDEV-CHECK $c " "$log" | tr -d '\r' || true)
+		if [ -z "$lines" ]; then
+			problems+=("check $c: no result")
+		elif grep -q " FAIL" <<<"$lines"; then
+			problems+=("check $c: $(grep -m1 ' FAIL' <<<"$lines" | cut -d' ' -f4-)")
+		fi
+	done
+fi
+for x in "${expects[@]}"; do
+	grep -aEq -- "$x" "$log" || problems+=("expected log line missing: $x")
+done
+
+if [ $kunit -eq 1 ]; then
+	krc=0
+	mkdir -p "$LOG_ROOT"
+	kout=$LOG_ROOT/kunit-${log##*/}.txt
+	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$log" >"$kout" 2>&1 || krc=$?
+	summary=$(grep -E "Testing complete\." "$kout" | tail -n1 | sed 's/\x1b\[[0-9;]*m//g; s/^\[[^]]*\] *//')
+	if ! grep -Eq "Ran [1-9][0-9]* tests" <<<"$summary"; then
+		problems+=("kunit: no test case ran (${summary:-no KTAP in the log})")
+	elif [ $krc -ne 0 ]; then
+		problems+=("kunit: ${summary:-kunit.py parse failed} (details: $kout)")
+	else
+		echo "boot: kunit: $summary"
+	fi
+fi
+
+grep -a "^SYSDEV-CHECK " "$log" | tr -d '\r' | sed 's/^SYSDEV-CHECK /boot: check /' || true
+[ ${#problems[@]} -eq 0 ] && exit 0
+for p in "${problems[@]}"; do echo "boot: FAIL: $p" >&2; done
+exit 1

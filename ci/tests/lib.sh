@@ -9,20 +9,28 @@ SUITE_T0=$(date +%s)
 fail() { echo "FAIL: $*"; return 1; }
 
 # expect_fail NAME REGEX CMD...: CMD must fail and print REGEX.
+# (Explicit returns: errexit does not apply when a caller tests the result.)
 expect_fail() {
 	local name=$1 re=$2 out rc=0
 	shift 2
 	out=$("$@" 2>&1) || rc=$?
 	echo "$out" | tail -n 30
-	[ $rc -ne 0 ] || fail "$name: expected a failure, got exit 0"
-	grep -Eq -- "$re" <<<"$out" || fail "$name: output does not match /$re/"
+	if [ $rc -eq 0 ]; then fail "$name: expected a failure, got exit 0"; return 1; fi
+	if ! grep -Eq -- "$re" <<<"$out"; then fail "$name: output does not match /$re/"; return 1; fi
+	return 0
 }
 
 run_test() {
 	local t=$1 log=$TLOG/$1.log s rc=0
 	declare -F "test_$t" >/dev/null || { echo "no such test: $t" >&2; FAILED=$((FAILED + 1)); FAILED_NAMES+=("$t"); return; }
 	s=$(date +%s)
-	( set -euo pipefail; "test_$t" ) >"$log" 2>&1 || rc=$?
+	# Not "|| rc=$?": that would switch errexit off inside the test.
+	set +e
+	( set -eEuo pipefail
+	  trap 'echo "FAIL: exit status $? of: $BASH_COMMAND"' ERR
+	  "test_$t" ) >"$log" 2>&1
+	rc=$?
+	set -e
 	if [ $rc -eq 0 ]; then
 		PASSED=$((PASSED + 1))
 		printf 'ok     %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
@@ -30,7 +38,7 @@ run_test() {
 		FAILED=$((FAILED + 1))
 		FAILED_NAMES+=("$t")
 		printf 'not ok %-28s %4ss  (log: %s)\n' "$t" "$(( $(date +%s) - s ))" "$log"
-		grep -E "^FAIL|error" "$log" | tail -n 5 | sed 's/^/         /'
+		{ grep -E "^FAIL|error" "$log" || true; } | tail -n 5 | sed 's/^/         /'
 	fi
 }
 

@@ -40,8 +40,8 @@ test_tree_outside_repo() {
 # cover letter in outgoing/ names.
 test_base_commit() {
 	local cover want have
-	cover=$(ls "$OUTGOING"/*0000-cover-letter.patch 2>/dev/null | head -n1)
-	[ -n "$cover" ] || fail "outgoing/ has no cover letter"
+	cover=$(find "$OUTGOING" -maxdepth 1 -name '*0000-cover-letter.patch' | head -n1)
+	[ -n "$cover" ] || { fail "outgoing/ has no cover letter"; return 1; }
 	want=$(sed -n 's/^base-commit: //p' "$cover")
 	have=$(kgit rev-parse "$BASE_TAG^{commit}")
 	echo "cover letter: $want; this machine: $have ($(cat "$KSRC/.git/sysdev-debian-version" 2>/dev/null))"

@@ -1,0 +1,104 @@
+# System device callbacks around power transitions, with the test classes
+# of CONFIG_SYSDEV_PM_TEST (drivers/base/test/sysdev_pm_test.c): pm_test=core
+# suspend-to-RAM, pm_test=core hibernation and one real suspend-to-RAM.
+# Each cycle must print the save, suspend, resume and restore lines of the
+# test classes in the documented order, with the state of the transition.
+. /checks/lib.sh
+rtc=/sys/class/rtc/rtc0
+
+if [ ! -d /sys/devices/system/pmtest_a ]; then
+	skip "no test classes (CONFIG_SYSDEV_PM_TEST is not set)"
+	exit 0
+fi
+for d in pmtest_a/pmtest_a0 pmtest_a/pmtest_a1 pmtest_b/pmtest_b0 pmtest_b/pmtest_b1; do
+	[ -e /sys/devices/system/$d ] || fail "/sys/devices/system/$d missing"
+	[ -e /sys/bus/${d%%/*}/devices/${d##*/} ] || fail "/sys/bus/${d%%/*}/devices/${d##*/} missing"
+	grep -q "^SUBSYSTEM=${d%%/*}\$" /sys/devices/system/$d/uevent 2>/dev/null ||
+		fail "/sys/devices/system/$d/uevent has no SUBSYSTEM=${d%%/*}"
+done
+
+# Down: classes b, a (reverse registration); devices 1, 0; global driver,
+# class driver, class.  Up: the exact reverse.
+expected() {
+	for op in save suspend; do
+		for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
+			for w in global driver class; do echo "$op $d $w"; done
+		done
+	done
+	for op in resume restore; do
+		for d in pmtest_a0 pmtest_a1 pmtest_b0 pmtest_b1; do
+			for w in class driver global; do echo "$op $d $w"; done
+		done
+	done
+}
+expected > /tmp/sdpm.expected
+
+# check_cycle NAME STATE: compare the test lines of dmesg with the expected
+# order, and the state of every save/suspend line with STATE.
+check_cycle() {
+	dmesg | sed -n -E 's/.*sysdev_pm_test: ((save|suspend|resume|restore) .*)/\1/p' |
+		tr -d '\r' > /tmp/sdpm.raw
+	sed 's/ state=.*//' /tmp/sdpm.raw > /tmp/sdpm.got
+	if ! cmp -s /tmp/sdpm.expected /tmp/sdpm.got; then
+		fail "$1: callbacks out of order or missing ($(wc -l < /tmp/sdpm.got) lines): $(diff /tmp/sdpm.expected /tmp/sdpm.got | grep '^[-+][a-z]' | head -n 3 | tr '\n' ' ')"
+		return 1
+	fi
+	bad=$(grep ' state=' /tmp/sdpm.raw | grep -v " state=$2\$" | head -n 1)
+	if [ -n "$bad" ]; then
+		fail "$1: wrong state, expected $2: $bad"
+		return 1
+	fi
+	n=$(grep -c ' state=' /tmp/sdpm.raw)
+	[ "$n" -eq 24 ] || { fail "$1: $n save/suspend lines, expected 24"; return 1; }
+	# the core's own debug messages (pm_debug_messages)
+	dmesg | grep -q "sysdev: suspend pmtest_b1 class " ||
+		{ fail "$1: no 'sysdev: suspend pmtest_b1 class' debug message"; return 1; }
+	pass "$1: $(wc -l < /tmp/sdpm.got) callbacks in order, state=$2"
+}
+
+echo 1 > /sys/power/pm_debug_messages
+echo 0 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
+
+# 1. suspend-to-RAM, stopping after the syscore callbacks
+if grep -qw mem /sys/power/state && grep -qw core /sys/power/pm_test; then
+	dmesg -c > /dev/null
+	echo core > /sys/power/pm_test
+	if echo mem > /sys/power/state; then
+		check_cycle "pm_test=core mem" suspend
+	else
+		fail "pm_test=core: writing mem to /sys/power/state failed"
+	fi
+	echo none > /sys/power/pm_test
+else
+	skip "pm_test=core mem: not available"
+fi
+
+# 2. hibernation, stopping after the syscore callbacks (no image written)
+if grep -qw disk /sys/power/state && grep -qw core /sys/power/pm_test; then
+	dmesg -c > /dev/null
+	echo core > /sys/power/pm_test
+	if echo disk > /sys/power/state; then
+		check_cycle "pm_test=core disk" freeze
+	else
+		fail "pm_test=core: writing disk to /sys/power/state failed"
+	fi
+	echo none > /sys/power/pm_test
+else
+	skip "pm_test=core disk: not available"
+fi
+
+# 3. a real suspend-to-RAM, woken by the CMOS RTC alarm
+if grep -qw mem /sys/power/state && [ -e $rtc/wakealarm ]; then
+	dmesg -c > /dev/null
+	echo none > /sys/power/pm_test 2>/dev/null
+	echo 0 > $rtc/wakealarm
+	echo +3 > $rtc/wakealarm
+	if echo mem > /sys/power/state; then
+		check_cycle "suspend-to-RAM" suspend
+	else
+		fail "suspend-to-RAM: writing mem to /sys/power/state failed"
+	fi
+else
+	skip "suspend-to-RAM: no mem state or RTC wakealarm"
+fi
+exit 0

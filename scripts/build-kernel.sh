@@ -71,8 +71,9 @@ else
 		{ cat "$obj/kconfig.log" >&2; die "$name: kconfig failed"; }
 fi
 
-# Every option of the fragments must have its value, unless the symbol does
-# not exist in this tree (a later patch of the series may add it).
+# Every option of the fragments must have its value (the last fragment that
+# names a symbol wins), unless the symbol does not exist in this tree (a
+# later patch of the series may add it).
 bad=0
 while IFS= read -r line; do
 	case "$line" in
@@ -81,14 +82,19 @@ while IFS= read -r line; do
 	*) continue ;;
 	esac
 	grep -qxF -- "$want" "$obj/.config" && continue
-	if [ "$want" = "$sym=n" ] && ! grep -q "^$sym=" "$obj/.config"; then continue; fi
+	case "$want" in "# $sym is not set"|"$sym=n")
+		grep -q "^$sym=" "$obj/.config" || continue ;;
+	esac
 	if ! git -C "$KSRC" grep -qE "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}\$" -- '*Kconfig*'; then
 		continue
 	fi
 	have=$(grep -E "^($sym=|# $sym is not set)" "$obj/.config" || echo "$sym undefined (dependencies not met)")
 	echo "${0##*/}: $name: fragment wants '$want', .config has '$have'" >&2
 	bad=1
-done < <(cat "${frags[@]}")
+done < <(cat "${frags[@]}" | awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); v[s] = $0; if (!(s in o)) { o[s] = n++; k[o[s]] = s } }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { s = $2; v[s] = $0; if (!(s in o)) { o[s] = n++; k[o[s]] = s } }
+	END { for (i = 0; i < n; i++) print v[k[i]] }')
 [ $bad -eq 0 ] || die "$name: configuration does not match its fragments"
 
 targets=("$@")

@@ -8,7 +8,7 @@ usage() { echo "usage: $0 [--check]   (install missing packages; --check only li
 PKGS=(
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static sparse coccinelle perl git git-email
-	ccache codespell python3 python3-docutils xz-utils
+	ccache codespell python3 python3-docutils python3-ply python3-git libmailtools-perl xz-utils
 )
 
 check_only=0

@@ -1,4 +1,5 @@
 # The kernel booted to init and the basic system directories exist.
+# gate:
 . /checks/lib.sh
 for d in /sys/devices/system /sys/devices/system/cpu/cpu0 /sys/bus/cpu; do
 	[ -e "$d" ] || fail "$d missing"

@@ -1,4 +1,5 @@
 # One real suspend-to-RAM cycle: SeaBIOS S3, woken by the CMOS RTC alarm.
+# gate: CONFIG_SUSPEND
 . /checks/lib.sh
 rtc=/sys/class/rtc/rtc0
 grep -qw mem /sys/power/state || { fail "mem not in /sys/power/state: $(cat /sys/power/state)"; exit 0; }

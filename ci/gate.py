@@ -1,0 +1,667 @@
+#!/usr/bin/env python3
+"""Per-patch gate: lint, build and boot every prefix of the series.
+
+Run through ci/gate.sh, which sets the environment (scripts/lib.sh).  For
+patch k (commit c_k, parent c_k-1) it runs:
+
+  message     Signed-off-by matches From:, subject "area: summary" <= 75
+              columns, body present and wrapped at 75 columns
+  checkpatch  scripts/checkpatch.pl --strict --codespell: no ERROR or
+              WARNING; every CHECK must be allowed in ci/checkpatch-allow.txt
+  inline      no new static non-inline function in a header, no new
+              "inline" in a .c file
+  kerneldoc   scripts/kernel-doc -Wall -none on the touched files: no more
+              warnings than at c_k-1
+  cocci       scripts/coccinelle/**/*.cocci in report mode on the touched
+              .c files: no more reports than at c_k-1
+  build:NAME  the configuration builds at c_k (incremental, W=1), and the
+              compiler and sparse (C=2) warnings located in the touched
+              files do not rise against c_k-1
+  boot        the x86_64 test kernel at c_k boots in QEMU and passes the
+              guest checks that apply to it (qemu/checks/*.sh with a
+              "# gate:" line), KUnit included
+
+and for the series: cover letter, at most 15 patches, new files covered by
+MAINTAINERS-notes.md and by MAINTAINERS, outgoing/ regenerates byte for
+byte, and git send-email --dry-run sends one message per file.
+
+A passing result is cached under a key made of the commits, the check and
+every file of ci/, qemu/ and scripts/, so an unchanged series is re-judged
+in minutes; a failure is always run again.  The report is a table, one row
+per patch, written to $LOG_ROOT/gate/report.md; each cell points at its log.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+E = os.environ
+TOP = Path(E["TOP"])
+KSRC = Path(E["KSRC"])
+BASE_KSRC = Path(E["BASE_KSRC"])
+BUILD_ROOT = Path(E["BUILD_ROOT"])
+OUTGOING = Path(E["OUTGOING"])
+BASE_TAG = E["BASE_TAG"]
+WORK_BRANCH = E["WORK_BRANCH"]
+CACHE = Path(E["SYSDEV_CACHE"]) / "gate-cache"
+GATE_LOGS = Path(E.get("GATE_LOGS", str(Path(E["LOG_ROOT"]) / "gate")))
+
+CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma"]
+PATCH_CHECKS = ["message", "checkpatch", "inline", "kerneldoc", "cocci"]
+MAX_PATCHES = 15
+# checkpatch's helpers (spdxcheck.py, the codespell dictionary lookup) need
+# Debian's python3 with python3-ply, python3-git and codespell, whatever
+# python3 comes first in PATH.
+SYSTEM_PYTHON_ENV = dict(E, PATH="/usr/bin:/bin:" + E.get("PATH", ""))
+CODESPELL = "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
+
+
+def run(cmd, cwd=None, env=None, check=False, timeout=None):
+    """Run cmd, return (returncode, combined output)."""
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True,
+                       errors="replace", timeout=timeout)
+    if check and p.returncode != 0:
+        sys.exit("gate: %s failed (%d):\n%s" % (" ".join(map(str, cmd)),
+                                                p.returncode, p.stdout[-3000:]))
+    return p.returncode, p.stdout
+
+
+def git(*args, cwd=KSRC):
+    return run(["git", "-C", str(cwd)] + list(args), check=True)[1].strip()
+
+
+def tooling_hash():
+    h = hashlib.sha256()
+    for d in ("ci", "qemu", "scripts"):
+        for f in sorted((TOP / d).rglob("*")):
+            if f.is_file():
+                h.update(str(f.relative_to(TOP)).encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+class Patch:
+    def __init__(self, idx, commit, parent, mail):
+        self.idx = idx
+        self.commit = commit
+        self.parent = parent
+        self.mail = mail
+        self.name = mail.name
+        out = git("diff", "--name-status", "--no-renames", parent, commit)
+        self.touched, self.added = [], []
+        for line in out.splitlines():
+            status, path = line.split("\t", 1)
+            if status != "D":
+                self.touched.append(path)
+            if status == "A":
+                self.added.append(path)
+        self.diff = git("diff", "--no-renames", parent, commit)
+
+    def c_files(self):
+        return [f for f in self.touched if f.endswith(".c")]
+
+    def src_files(self):
+        return [f for f in self.touched if f.endswith((".c", ".h"))]
+
+
+class Gate:
+    def __init__(self, args):
+        self.args = args
+        self.tool = tooling_hash()
+        self.results = {}   # (row, column) -> (status, detail, log)
+        self.logdir = GATE_LOGS
+        if self.logdir.exists():
+            shutil.rmtree(self.logdir)
+        self.logdir.mkdir(parents=True)
+        CACHE.mkdir(parents=True, exist_ok=True)
+
+    # -- bookkeeping -------------------------------------------------------
+    def key(self, patch, check):
+        frag = b""
+        if check.startswith("build:"):
+            for d in ("qemu", "ci/configs"):
+                f = TOP / d / (check[6:] + ".config")
+                if f.exists():
+                    frag = f.read_bytes()
+        h = hashlib.sha256()
+        for part in (self.tool, patch.parent, patch.commit, check):
+            h.update(part.encode() + b"\0")
+        h.update(frag)
+        return h.hexdigest()
+
+    def record(self, row, col, status, detail, log_text):
+        log = self.logdir / ("%s.%s.log" % (row, col.replace(":", "-")))
+        log.write_text(log_text)
+        self.results[(row, col)] = (status, detail, log)
+        mark = {"pass": "ok    ", "fail": "FAIL  ", "skip": "skip  "}[status]
+        print("gate: %s %-10s %-14s %s" % (mark, row, col, detail), flush=True)
+
+    def cached(self, patch, col):
+        f = CACHE / self.key(patch, col)
+        if self.args.no_cache or not f.exists():
+            return False
+        data = json.loads(f.read_text())
+        self.record(patch.name[:4], col, "pass", data["detail"] + " (cached)",
+                    data["log"])
+        return True
+
+    def store(self, patch, col, status, detail, log_text):
+        self.record(patch.name[:4], col, status, detail, log_text)
+        if status == "pass":
+            (CACHE / self.key(patch, col)).write_text(
+                json.dumps({"detail": detail, "log": log_text}))
+
+    # -- per-patch checks without a build -----------------------------------
+    def check_message(self, p):
+        text = p.mail.read_text(errors="replace")
+        head, _, rest = text.partition("\n\n")
+        headers = {}
+        last = None
+        for line in head.splitlines():
+            if line[:1] in (" ", "\t") and last:
+                headers[last] += line
+                continue
+            k, _, v = line.partition(":")
+            last = k.strip().lower()
+            headers[last] = v.strip()
+        body = rest.split("\n---\n", 1)[0]
+        problems = []
+        subject = re.sub(r"^\[PATCH[^]]*\]\s*", "", headers.get("subject", ""))
+        if not re.match(r"^[a-zA-Z0-9_./, -]+: \S", subject):
+            problems.append("subject is not 'area: summary': %r" % subject)
+        if len(subject) > 75:
+            problems.append("subject is %d columns (> 75)" % len(subject))
+        author = headers.get("from", "")
+        sobs = re.findall(r"^Signed-off-by: (.+)$", body, re.M)
+        if not sobs:
+            problems.append("no Signed-off-by")
+        elif author not in sobs:
+            problems.append("no Signed-off-by matches the author %r" % author)
+        lines = [l for l in body.splitlines()]
+        prose = [l for l in lines if not re.match(r"^[A-Za-z-]+: ", l)]
+        if not "".join(prose).strip():
+            problems.append("empty body")
+        for n, l in enumerate(lines, 1):
+            if len(l) > 75 and not re.search(r"https?://|^\s", l) \
+                    and not re.match(r"^[A-Za-z-]+: ", l):
+                problems.append("body line %d is %d columns (> 75): %r"
+                                % (n, len(l), l[:40] + "..."))
+        if problems:
+            self.store(p, "message", "fail", problems[0], "\n".join(problems))
+        else:
+            self.store(p, "message", "pass", "%d body lines" % len(lines),
+                       "subject: %s\nfrom: %s\n" % (subject, author))
+
+    def checkpatch_allow(self):
+        rules = []
+        f = TOP / "ci" / "checkpatch-allow.txt"
+        if f.exists():
+            for n, line in enumerate(f.read_text().splitlines(), 1):
+                if not line.strip() or line.startswith("#"):
+                    continue
+                parts = [x.strip() for x in line.split("|")]
+                if len(parts) != 3 or not all(parts):
+                    sys.exit("gate: ci/checkpatch-allow.txt:%d: want "
+                             "'PATCH-GLOB | MESSAGE-REGEX | reason'" % n)
+                rules.append(parts)
+        return rules
+
+    def check_checkpatch(self, p):
+        rc, out = run(["perl", "scripts/checkpatch.pl", "--strict",
+                       "--codespell", "--codespellfile", CODESPELL,
+                       "--terse", "--no-summary", "--showfile",
+                       "--max-line-length=80", str(p.mail)], cwd=BASE_KSRC,
+                      env=SYSTEM_PYTHON_ENV)
+        if re.search(r"No codespell typos will be found|Traceback|"
+                     r"No such file or directory", out):
+            self.store(p, "checkpatch", "fail", "checkpatch could not run "
+                       "all its checks (see log)", out)
+            return
+        findings = [l for l in out.splitlines()
+                    if re.search(r": (ERROR|WARNING|CHECK):", l)]
+        import fnmatch
+        bad, allowed = [], []
+        for l in findings:
+            if re.search(r": (ERROR|WARNING):", l):
+                bad.append(l)
+                continue
+            for glob, regex, reason in self.checkpatch_allow():
+                if fnmatch.fnmatch(p.name, glob) and re.search(regex, l):
+                    allowed.append("%s  [allowed: %s]" % (l, reason))
+                    break
+            else:
+                bad.append(l + "  [CHECK not in ci/checkpatch-allow.txt]")
+        log = out + "\n--- allowed:\n" + "\n".join(allowed)
+        if bad:
+            self.store(p, "checkpatch", "fail", bad[0], log)
+        else:
+            self.store(p, "checkpatch", "pass",
+                       "clean" + (", %d CHECK allowed" % len(allowed)
+                                  if allowed else ""), log)
+
+    def check_inline(self, p):
+        problems = []
+        cur = None
+        for line in p.diff.splitlines():
+            if line.startswith("+++ "):
+                cur = line[6:] if line.startswith("+++ b/") else None
+                continue
+            if not cur or not line.startswith("+") or line.startswith("+++"):
+                continue
+            code = line[1:]
+            if cur.endswith(".h") and re.match(r"^static\s(?!.*\binline\b)"
+                                               r"[^=;]*\([^;]*$", code):
+                problems.append("%s: static non-inline function in a header: %s"
+                                % (cur, code.strip()))
+            if cur.endswith(".c") and re.search(r"\binline\b", code) \
+                    and not re.match(r"^\s*(\*|//|/\*)", code):
+                problems.append("%s: inline in a .c file: %s" % (cur, code.strip()))
+        if problems:
+            self.store(p, "inline", "fail", problems[0], "\n".join(problems))
+        else:
+            self.store(p, "inline", "pass", "none", "")
+
+    def blob(self, commit, path, dest):
+        rc, out = run(["git", "-C", str(KSRC), "cat-file", "-e",
+                       "%s:%s" % (commit, path)])
+        if rc != 0:
+            return False
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        data = subprocess.run(["git", "-C", str(KSRC), "show",
+                               "%s:%s" % (commit, path)],
+                              stdout=subprocess.PIPE, check=True).stdout
+        dest.write_bytes(data)
+        return True
+
+    def check_kerneldoc(self, p):
+        counts, logs = {}, []
+        with tempfile.TemporaryDirectory() as tmp:
+            for side, commit in (("before", p.parent), ("after", p.commit)):
+                files = []
+                for f in p.src_files():
+                    d = Path(tmp) / side / f
+                    if self.blob(commit, f, d):
+                        files.append(str(d))
+                out = ""
+                if files:
+                    _, out = run(["perl", str(BASE_KSRC / "scripts/kernel-doc"),
+                                  "-Wall", "-none"] + files)
+                out = out.replace(str(Path(tmp) / side) + "/", "")
+                counts[side] = len([l for l in out.splitlines() if "warning" in l])
+                logs.append("== %s (%s): %d warnings\n%s"
+                            % (side, commit[:12], counts[side], out))
+        log = "\n".join(logs)
+        if counts["after"] > counts["before"]:
+            self.store(p, "kerneldoc", "fail", "kernel-doc warnings %d -> %d"
+                       % (counts["before"], counts["after"]), log)
+        else:
+            self.store(p, "kerneldoc", "pass", "%d -> %d warnings"
+                       % (counts["before"], counts["after"]), log)
+
+    def cocci_scripts(self):
+        out = []
+        for f in sorted((BASE_KSRC / "scripts" / "coccinelle").rglob("*.cocci")):
+            text = f.read_text(errors="replace")
+            if not re.search(r"^virtual\s+.*\breport\b", text, re.M):
+                continue
+            opts = []
+            m = re.search(r"^// Options:(.*)$", text, re.M)
+            if m:
+                opts = m.group(1).split()
+            out.append((f, opts))
+        return out
+
+    def check_cocci(self, patches):
+        """One spatch run per semantic patch over every file version."""
+        todo = [p for p in patches if p.c_files() and not self.cached(p, "cocci")]
+        for p in patches:
+            if not p.c_files() and (p.name[:4], "cocci") not in self.results:
+                self.store(p, "cocci", "pass", "no .c file touched", "")
+        if not todo:
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            for p in todo:
+                for side, commit in (("before", p.parent), ("after", p.commit)):
+                    for f in p.c_files():
+                        self.blob(commit, f, Path(tmp) / p.name[:4] / side / f)
+            reports = []
+            for script, opts in self.cocci_scripts():
+                _, out = run(["spatch", "-D", "report", "--very-quiet",
+                              "--no-show-diff", "--cocci-file", str(script),
+                              "--dir", tmp] + opts, timeout=600)
+                for l in out.splitlines():
+                    if l.startswith(tmp):
+                        reports.append(l[len(tmp) + 1:] + "  [" +
+                                       script.name + "]")
+        for p in todo:
+            pre = p.name[:4] + "/"
+            before = [r[len(pre) + 7:] for r in reports if r.startswith(pre + "before/")]
+            after = [r[len(pre) + 6:] for r in reports if r.startswith(pre + "after/")]
+            log = "before:\n%s\nafter:\n%s\n" % ("\n".join(before), "\n".join(after))
+            if len(after) > len(before):
+                self.store(p, "cocci", "fail", "coccinelle reports %d -> %d: %s"
+                           % (len(before), len(after), after[0]), log)
+            else:
+                self.store(p, "cocci", "pass", "%d -> %d reports"
+                           % (len(before), len(after)), log)
+
+    # -- builds and boots --------------------------------------------------
+    def build(self, name, targets=(), extra_env=None):
+        env = dict(E)
+        if extra_env:
+            env.update(extra_env)
+        return run(["bash", str(TOP / "scripts/build-kernel.sh"), "-q", name]
+                    + list(targets), env=env)
+
+    def objdir(self, name):
+        return BUILD_ROOT / name
+
+    def built_objects(self, name, cfiles):
+        """The touched .c files that this configuration compiles."""
+        objs = []
+        for f in cfiles:
+            o = self.objdir(name) / (f[:-2] + ".o")
+            cmd = self.objdir(name) / (os.path.dirname(f)) / (".%s.cmd" % os.path.basename(f[:-2] + ".o"))
+            if o.exists() and cmd.exists():
+                objs.append(f[:-2] + ".o")
+        return objs
+
+    def warnings(self, name, objs, files):
+        """Compiler and sparse warnings located in files, from a rebuild of objs."""
+        if not objs:
+            return [], ""
+        for o in objs:
+            for f in (self.objdir(name) / o,):
+                if f.exists():
+                    f.unlink()
+        rc, out = self.build(name, ["C=2"] + objs)
+        found = []
+        srcs = set(files)
+        objdir = self.objdir(name)
+        for l in out.splitlines():
+            m = re.match(r"^([^:\s]+):(\d+):(?:\d+:)? (warning|error): (.*)$", l)
+            if not m:
+                continue
+            # gcc (through ccache) prints paths relative to the object
+            # directory, sparse absolute ones: make both tree-relative.
+            path = os.path.normpath(os.path.join(objdir, m.group(1)))
+            path = os.path.relpath(path, KSRC)
+            if path in srcs:
+                # Line numbers move between versions: compare by text.
+                found.append("%s: %s: %s" % (path, m.group(3), m.group(4)))
+        return found, out
+
+    def before_builds(self, p, configs):
+        """Warnings in the files patch p touches, at its parent."""
+        res = {}
+        if not p.src_files():
+            return res
+        git("checkout", "-q", "--detach", p.parent)
+        for name in configs:
+            if self.results_cached.get((p.name[:4], "build:" + name)):
+                continue
+            objs = self.built_objects(name, p.c_files())
+            res[name] = self.warnings(name, objs, p.src_files())
+        return res
+
+    def check_builds(self, p, configs, before):
+        for name in configs:
+            col = "build:" + name
+            if self.results_cached.get((p.name[:4], col)):
+                continue
+            t0 = time.time()
+            rc, out = self.build(name)
+            if rc != 0:
+                tail = "\n".join(out.splitlines()[-40:])
+                err = [l for l in out.splitlines() if re.search(r"error|Error", l)]
+                self.store(p, col, "fail", "build failed: %s"
+                           % (err[0] if err else "see log"), out)
+                continue
+            secs = time.time() - t0
+            objs = self.built_objects(name, p.c_files())
+            after, wout = self.warnings(name, objs, p.src_files())
+            old = before.get(name, ([], ""))[0]
+            new = list(after)
+            for w in old:
+                if w in new:
+                    new.remove(w)
+            log = "%s\n== warnings before (%d):\n%s\n== after (%d):\n%s\n== rebuild:\n%s" % (
+                out, len(old), "\n".join(old), len(after), "\n".join(after), wout)
+            if len(after) > len(old):
+                self.store(p, col, "fail", "warnings %d -> %d: %s"
+                           % (len(old), len(after), new[0] if new else ""), log)
+            else:
+                self.store(p, col, "pass", "%.0fs, %d objects, warnings %d -> %d"
+                           % (secs, len(objs), len(old), len(after)), log)
+
+    def gate_checks(self):
+        """Guest checks with a "# gate:" line, and what each needs."""
+        checks = []
+        for f in sorted((TOP / "qemu" / "checks").glob("*.sh")):
+            m = re.search(r"^# gate:(.*)$", f.read_text(), re.M)
+            if m:
+                checks.append((f.stem, m.group(1).split()))
+        return checks
+
+    def check_boot(self, p):
+        col = "boot"
+        if self.results_cached.get((p.name[:4], col)):
+            return
+        if ("x86_64" not in self.args.configs
+                or self.results.get((p.name[:4], "build:x86_64"), ("fail",))[0] != "pass"):
+            rc, out = self.build("x86_64")
+            if rc != 0:
+                self.store(p, col, "fail", "x86_64 does not build", out)
+                return
+        run_checks, opts = [], []
+        cfg = (self.objdir("x86_64") / ".config").read_text()
+        for name, needs in self.gate_checks():
+            ok = True
+            for n in needs:
+                if n.startswith("CONFIG_"):
+                    ok &= ("\n%s=y" % n) in cfg
+                elif n.startswith("file:"):
+                    ok &= (KSRC / n[5:]).exists()
+            if ok:
+                run_checks.append(name)
+        log = self.logdir / ("%s.boot.console" % p.name[:4])
+        allowed = (TOP / "qemu" / "expected-warnings.txt")
+        cmd = ["bash", str(TOP / "qemu/boot.sh"), "-k", "-c", ",".join(run_checks),
+               "-a", "pm_debug_messages", "-o", str(log)]
+        if allowed.exists():
+            pats = [l.strip() for l in allowed.read_text().splitlines()
+                    if l.strip() and not l.startswith("#")]
+            if pats:
+                cmd += ["-W", "|".join(pats)]
+        rc, out = run(cmd + [str(self.objdir("x86_64") / "arch/x86/boot/bzImage")])
+        if rc != 0:
+            reason = [l for l in out.splitlines() if "FAIL:" in l]
+            self.store(p, col, "fail", reason[0].split("FAIL: ", 1)[1]
+                       if reason else "boot failed", out)
+        else:
+            kunit = [l for l in out.splitlines() if "kunit:" in l]
+            self.store(p, col, "pass", "%s; %s" % (",".join(run_checks),
+                       kunit[0].split("Testing complete. ")[-1] if kunit else ""), out)
+
+    # -- the series --------------------------------------------------------
+    def series_checks(self, patches):
+        row = "series"
+        mails = sorted(OUTGOING.glob("*.patch"))
+        cover = [m for m in mails if re.match(r"^(v\d+-)?0000-cover-letter\.patch$", m.name)]
+
+        def rec(col, ok, detail, log=""):
+            self.record(row, col, "pass" if ok else "fail", detail, log)
+
+        text = cover[0].read_text() if cover else ""
+        ok = bool(cover) and "*** SUBJECT HERE ***" not in text and "*** BLURB HERE ***" not in text
+        rec("cover", ok, "cover letter present" if ok else "no cover letter (or placeholders left)")
+        rec("count", 0 < len(patches) <= MAX_PATCHES, "%d patches (max %d)" % (len(patches), MAX_PATCHES))
+
+        notes = (TOP / "MAINTAINERS-notes.md")
+        notes_text = notes.read_text() if notes.exists() else ""
+        added = sorted({f for p in patches for f in p.added})
+        missing_notes = [f for f in added if f not in notes_text]
+        rec("maint-notes", not missing_notes,
+            "new files in MAINTAINERS-notes.md: %d/%d" % (len(added) - len(missing_notes), len(added))
+            + ("; missing: " + ", ".join(missing_notes) if missing_notes else ""))
+        git("checkout", "-q", "--detach", patches[-1].commit)
+        uncovered, log = [], ""
+        for f in added:
+            _, out = run(["perl", "scripts/get_maintainer.pl", "--no-git",
+                          "--no-git-fallback", "--sections", "-f", f], cwd=KSRC)
+            log += "== %s\n%s\n" % (f, out)
+            sections = [l for l in out.splitlines()
+                        if l.strip() and not re.match(r"^[A-Z]:\s", l)]
+            if not [s for s in sections if s != "THE REST"]:
+                uncovered.append(f)
+        rec("maintainers", not uncovered,
+            "new files covered by MAINTAINERS: %d/%d" % (len(added) - len(uncovered), len(added))
+            + ("; not covered: " + ", ".join(uncovered) if uncovered else ""), log)
+
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(E, OUTGOING=tmp)
+            rc, out = run(["bash", str(TOP / "scripts/regen-series.sh")], env=env)
+            if rc == 0:
+                rc2, diff = run(["diff", "-ru", str(OUTGOING), tmp])
+                rec("regen", rc2 == 0, "outgoing/ regenerates byte for byte"
+                    if rc2 == 0 else "outgoing/ differs from the working branch", diff)
+            else:
+                rec("regen", False, "regeneration failed", out)
+
+        cc = "perl scripts/get_maintainer.pl --norolestats --no-git --no-git-fallback --no-rolestats"
+        rc, out = run(["git", "-c", "sendemail.smtpserver=/bin/false",
+                       "send-email", "--dry-run", "--confirm=never",
+                       "--from=%s <%s>" % (E["SERIES_NAME"], E["SERIES_EMAIL"]),
+                       "--to=linux-kernel@vger.kernel.org", "--cc-cmd=" + cc,
+                       "--suppress-cc=self", "--no-chain-reply-to"]
+                      + [str(m) for m in mails], cwd=KSRC)
+        n = len(re.findall(r"^Dry-OK\. Log says:", out, re.M)) or len(re.findall(r"^Dry-Sent", out, re.M))
+        rec("send-email", rc == 0 and n == len(mails),
+            "dry run: %d of %d messages" % (n, len(mails)), out)
+
+    # -- driver -------------------------------------------------------------
+    def patches(self):
+        mails = [m for m in sorted(OUTGOING.glob("*.patch"))
+                 if not re.match(r"^(v\d+-)?0000-", m.name)]
+        commits = git("rev-list", "--reverse", "%s..%s" % (BASE_TAG, WORK_BRANCH)).split()
+        if len(mails) != len(commits):
+            sys.exit("gate: outgoing/ has %d patches, %s %d commits: run "
+                     "scripts/apply-series.sh (or regen-series.sh)"
+                     % (len(mails), WORK_BRANCH, len(commits)))
+        out, parent = [], git("rev-parse", BASE_TAG + "^{commit}")
+        for i, (c, m) in enumerate(zip(commits, mails), 1):
+            out.append(Patch(i, c, parent, m))
+            parent = c
+        return out
+
+    def main(self):
+        a = self.args
+        if git("status", "--porcelain", "--untracked-files=no"):
+            sys.exit("gate: the kernel tree %s has uncommitted changes" % KSRC)
+        patches = self.patches()
+        if not patches:
+            sys.exit("gate: no patches in %s" % OUTGOING)
+        sel = [p for p in patches if a.only is None or p.idx in a.only]
+        want = set(a.checks)
+        t0 = time.time()
+        print("gate: %d patches, checks: %s, configs: %s" %
+              (len(sel), ",".join(a.checks), ",".join(a.configs)), flush=True)
+        self.results_cached = {}
+        for p in sel:
+            for c in PATCH_CHECKS:
+                if c in want and c != "cocci" and not self.cached(p, c):
+                    getattr(self, "check_" + c)(p)
+        if "cocci" in want:
+            self.check_cocci(sel)
+        orig = git("symbolic-ref", "-q", "--short", "HEAD") if run(
+            ["git", "-C", str(KSRC), "symbolic-ref", "-q", "HEAD"])[0] == 0 \
+            else git("rev-parse", "HEAD")
+        try:
+            for p in sel:
+                cols = (["build:" + n for n in a.configs] if "build" in want else []) \
+                    + (["boot"] if "boot" in want else [])
+                for col in cols:
+                    self.results_cached[(p.name[:4], col)] = self.cached(p, col)
+                if all(self.results_cached[(p.name[:4], c)] for c in cols):
+                    continue
+                before = self.before_builds(p, a.configs) if "build" in want else {}
+                git("checkout", "-q", "--detach", p.commit)
+                if "build" in want:
+                    self.check_builds(p, a.configs, before)
+                if "boot" in want:
+                    self.check_boot(p)
+            if "series" in want:
+                self.series_checks(patches)
+        finally:
+            git("checkout", "-q", orig)
+        self.report(sel, time.time() - t0)
+
+    def report(self, patches, secs):
+        rows = [p.name[:4] for p in patches]
+        cols = []
+        for (r, c) in self.results:
+            if r != "series" and c not in cols:
+                cols.append(c)
+        names = {p.name[:4]: p.name for p in patches}
+        md = ["# Gate report", "", "%d patches, %.0f s" % (len(patches), secs), "",
+              "| patch | " + " | ".join(cols) + " |",
+              "|---" * (len(cols) + 1) + "|"]
+        for r in rows:
+            cells = []
+            for c in cols:
+                s = self.results.get((r, c))
+                cells.append("%s ([log](%s))" % (s[0], s[2].name) if s else "-")
+            md.append("| %s | %s |" % (names[r], " | ".join(cells)))
+        md += ["", "## Series", ""]
+        for (r, c), (s, d, log) in self.results.items():
+            if r == "series":
+                md.append("- %s: %s: %s ([log](%s))" % (c, s, d, log.name))
+        md += ["", "## Failures", ""]
+        for (r, c), (s, d, log) in self.results.items():
+            if s == "fail":
+                md.append("- %s %s: %s (%s)" % (names.get(r, r), c, d, log))
+        (self.logdir / "report.md").write_text("\n".join(md) + "\n")
+        with (self.logdir / "results.tsv").open("w") as f:
+            for (r, c), (s, d, log) in self.results.items():
+                f.write("%s\t%s\t%s\t%s\t%s\n" % (names.get(r, r), c, s, d.replace("\t", " "), log))
+        print()
+        print("gate: %-8s %s" % ("patch", " ".join("%-9s" % c[:9] for c in cols)))
+        for r in rows:
+            print("gate: %-8s %s" % (r, " ".join(
+                "%-9s" % self.results.get((r, c), ("-",))[0] for c in cols)))
+        fails = [(r, c, d) for (r, c), (s, d, _) in self.results.items() if s == "fail"]
+        for r, c, d in fails:
+            print("gate: FAILED %s %s: %s" % (names.get(r, r), c, d))
+        print("gate: report %s, %.0f s" % (self.logdir / "report.md", secs))
+        npass = sum(1 for v in self.results.values() if v[0] == "pass")
+        print("%d passed, %d failed" % (npass, len(fails)))
+        sys.exit(1 if fails else 0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--configs", default=",".join(CONFIGS),
+                    help="build configurations (default: %(default)s)")
+    ap.add_argument("--checks", default="message,checkpatch,inline,kerneldoc,cocci,build,boot,series",
+                    help="checks to run (default: %(default)s)")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated patch numbers to check (default: all)")
+    ap.add_argument("--no-cache", action="store_true", help="ignore cached passes")
+    a = ap.parse_args()
+    a.configs = [c for c in a.configs.split(",") if c]
+    a.checks = [c for c in a.checks.split(",") if c]
+    a.only = None if a.only is None else {int(x) for x in a.only.split(",")}
+    Gate(a).main()
+
+
+if __name__ == "__main__":
+    main()

@@ -31,6 +31,9 @@ run_test() {
 	  "test_$t" ) >"$log" 2>&1
 	rc=$?
 	set -e
+	if [ "$t" = gate ]; then
+		import_gate_results "$TLOG/gate.results.tsv"
+	fi
 	if [ $rc -eq 0 ]; then
 		PASSED=$((PASSED + 1))
 		printf 'ok     %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
@@ -40,6 +43,21 @@ run_test() {
 		printf 'not ok %-28s %4ss  (log: %s)\n' "$t" "$(( $(date +%s) - s ))" "$log"
 		{ grep -E "^FAIL|error" "$log" || true; } | tail -n 5 | sed 's/^/         /'
 	fi
+}
+
+# The gate's table: one result per cell, counted like the suite's tests.
+import_gate_results() {
+	local f=$1 patch check status detail log
+	[ -f "$f" ] || return 0
+	while IFS=$'\t' read -r patch check status detail log; do
+		if [ "$status" = pass ]; then
+			PASSED=$((PASSED + 1))
+		else
+			FAILED=$((FAILED + 1)); FAILED_NAMES+=("gate:${patch:0:4}:$check")
+			printf 'not ok   gate %s %s: %s (log: %s)\n' "${patch:0:4}" "$check" "$detail" "$log"
+		fi
+	done < "$f"
+	echo "         gate: $(grep -c $'\tpass\t' "$f" || true) cells passed, report: $LOG_ROOT/gate/report.md"
 }
 
 summary() {

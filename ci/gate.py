@@ -118,6 +118,7 @@ class Gate:
         self.args = args
         self.tool = tooling_hash()
         self.results = {}   # (row, column) -> (status, detail, log)
+        self.built_at = {}  # configuration -> commit its objdir was built at
         self.logdir = GATE_LOGS
         if self.logdir.exists():
             shutil.rmtree(self.logdir)
@@ -359,34 +360,34 @@ class Gate:
         env = dict(E)
         if extra_env:
             env.update(extra_env)
-        return run(["bash", str(TOP / "scripts/build-kernel.sh"), "-q", name]
-                    + list(targets), env=env)
+        rc, out = run(["bash", str(TOP / "scripts/build-kernel.sh"), "-q", name]
+                      + list(targets), env=env)
+        log = self.objdir(name) / "build.log"
+        if log.exists():
+            out = log.read_text(errors="replace") + "\n" + out
+        return rc, out
 
     def objdir(self, name):
         return BUILD_ROOT / name
 
-    def built_objects(self, name, cfiles):
-        """The touched .c files that this configuration compiles."""
-        objs = []
-        for f in cfiles:
-            o = self.objdir(name) / (f[:-2] + ".o")
-            cmd = self.objdir(name) / (os.path.dirname(f)) / (".%s.cmd" % os.path.basename(f[:-2] + ".o"))
-            if o.exists() and cmd.exists():
-                objs.append(f[:-2] + ".o")
-        return objs
+    def build_at(self, name, remove, files):
+        """Build configuration name at the checked-out commit, W=1 C=1.
 
-    def warnings(self, name, objs, files):
-        """Compiler and sparse warnings located in files, from a rebuild of objs."""
-        if not objs:
-            return [], ""
-        for o in objs:
-            for f in (self.objdir(name) / o,):
-                if f.exists():
-                    f.unlink()
-        rc, out = self.build(name, ["C=2"] + objs)
+        The objects of the .c files in remove are deleted first, so that
+        they are compiled, and checked by sparse, in this build whatever the
+        object directory held before.  Returns (rc, log, warnings), the
+        warnings being the compiler and sparse lines located in files
+        (tree-relative paths), deduplicated, without line numbers.
+        """
+        objdir = self.objdir(name)
+        for f in remove:
+            o = objdir / (f[:-2] + ".o")
+            if o.exists():
+                o.unlink()
+        rc, out = self.build(name, ["C=1"])
+        self.built_at[name] = git("rev-parse", "HEAD") if rc == 0 else None
         found = []
         srcs = set(files)
-        objdir = self.objdir(name)
         for l in out.splitlines():
             m = re.match(r"^([^:\s]+):(\d+):(?:\d+:)? (warning|error): (.*)$", l)
             if not m:
@@ -395,53 +396,52 @@ class Gate:
             # directory, sparse absolute ones: make both tree-relative.
             path = os.path.normpath(os.path.join(objdir, m.group(1)))
             path = os.path.relpath(path, KSRC)
-            if path in srcs:
-                # Line numbers move between versions: compare by text.
-                found.append("%s: %s: %s" % (path, m.group(3), m.group(4)))
-        return found, out
+            w = "%s: %s: %s" % (path, m.group(3), m.group(4))
+            if path in srcs and w not in found:
+                found.append(w)
+        return rc, out, found
 
-    def before_builds(self, p, configs):
-        """Warnings in the files patch p touches, at its parent."""
-        res = {}
-        if not p.src_files():
-            return res
-        git("checkout", "-q", "--detach", p.parent)
-        for name in configs:
-            if self.results_cached.get((p.name[:4], "build:" + name)):
-                continue
-            objs = self.built_objects(name, p.c_files())
-            res[name] = self.warnings(name, objs, p.src_files())
-        return res
-
-    def check_builds(self, p, configs, before):
+    def check_builds(self, p, nxt, configs):
+        """Build every configuration at p, judge p, and keep the warnings
+        of the files the next patch touches as its "before"."""
         for name in configs:
             col = "build:" + name
-            if self.results_cached.get((p.name[:4], col)):
+            skip = self.results_cached.get((p.name[:4], col))
+            if skip and not (nxt and not self.results_cached.get((nxt.name[:4], col))):
                 continue
+            files = p.src_files() + (nxt.src_files() if nxt else [])
+            remove = p.c_files() + (nxt.c_files() if nxt else [])
+            if (p.idx, name) not in self.before:
+                # The parent was not built in this run: build it now.
+                git("checkout", "-q", "--detach", p.parent)
+                rc, out, w = self.build_at(name, p.c_files(), p.src_files())
+                self.before[(p.idx, name)] = w if rc == 0 else []
+                git("checkout", "-q", "--detach", p.commit)
             t0 = time.time()
-            rc, out = self.build(name)
+            rc, out, found = self.build_at(name, remove, files)
+            secs = time.time() - t0
+            after = [w for w in found if w.split(":", 1)[0] in p.src_files()]
+            if nxt:
+                self.before[(nxt.idx, name)] = [
+                    w for w in found if w.split(":", 1)[0] in nxt.src_files()]
+            if skip:
+                continue
             if rc != 0:
-                tail = "\n".join(out.splitlines()[-40:])
                 err = [l for l in out.splitlines() if re.search(r"error|Error", l)]
                 self.store(p, col, "fail", "build failed: %s"
                            % (err[0] if err else "see log"), out)
                 continue
-            secs = time.time() - t0
-            objs = self.built_objects(name, p.c_files())
-            after, wout = self.warnings(name, objs, p.src_files())
-            old = before.get(name, ([], ""))[0]
-            new = list(after)
-            for w in old:
-                if w in new:
-                    new.remove(w)
-            log = "%s\n== warnings before (%d):\n%s\n== after (%d):\n%s\n== rebuild:\n%s" % (
-                out, len(old), "\n".join(old), len(after), "\n".join(after), wout)
+            old = self.before.get((p.idx, name), [])
+            new = [w for w in after if w not in old]
+            log = "== warnings in the touched files before (%d):\n%s\n" \
+                  "== after (%d):\n%s\n== build:\n%s" % (
+                      len(old), "\n".join(old), len(after), "\n".join(after), out)
             if len(after) > len(old):
                 self.store(p, col, "fail", "warnings %d -> %d: %s"
                            % (len(old), len(after), new[0] if new else ""), log)
             else:
-                self.store(p, col, "pass", "%.0fs, %d objects, warnings %d -> %d"
-                           % (secs, len(objs), len(old), len(after)), log)
+                self.store(p, col, "pass", "%.0fs, warnings %d -> %d"
+                           % (secs, len(old), len(after)), log)
 
     def gate_checks(self):
         """Guest checks with a "# gate:" line, and what each needs."""
@@ -456,12 +456,12 @@ class Gate:
         col = "boot"
         if self.results_cached.get((p.name[:4], col)):
             return
-        if ("x86_64" not in self.args.configs
-                or self.results.get((p.name[:4], "build:x86_64"), ("fail",))[0] != "pass"):
+        if self.built_at.get("x86_64") != p.commit:
             rc, out = self.build("x86_64")
             if rc != 0:
                 self.store(p, col, "fail", "x86_64 does not build", out)
                 return
+            self.built_at["x86_64"] = p.commit
         run_checks, opts = [], []
         cfg = (self.objdir("x86_64") / ".config").read_text()
         for name, needs in self.gate_checks():
@@ -586,17 +586,25 @@ class Gate:
             ["git", "-C", str(KSRC), "symbolic-ref", "-q", "HEAD"])[0] == 0 \
             else git("rev-parse", "HEAD")
         try:
-            for p in sel:
-                cols = (["build:" + n for n in a.configs] if "build" in want else []) \
-                    + (["boot"] if "boot" in want else [])
+            self.before = {}
+            configs = a.configs if "build" in want else []
+            for i, p in enumerate(sel):
+                nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
+                cols = ["build:" + n for n in configs] + (["boot"] if "boot" in want else [])
                 for col in cols:
-                    self.results_cached[(p.name[:4], col)] = self.cached(p, col)
-                if all(self.results_cached[(p.name[:4], c)] for c in cols):
+                    if (p.name[:4], col) not in self.results_cached:
+                        self.results_cached[(p.name[:4], col)] = self.cached(p, col)
+                if nxt:
+                    for col in cols:
+                        self.results_cached[(nxt.name[:4], col)] = self.cached(nxt, col)
+                todo = [c for c in cols if not self.results_cached[(p.name[:4], c)]]
+                need_next = nxt and any(not self.results_cached[(nxt.name[:4], "build:" + n)]
+                                        for n in configs)
+                if not todo and not need_next:
                     continue
-                before = self.before_builds(p, a.configs) if "build" in want else {}
                 git("checkout", "-q", "--detach", p.commit)
-                if "build" in want:
-                    self.check_builds(p, a.configs, before)
+                if configs:
+                    self.check_builds(p, nxt, configs)
                 if "boot" in want:
                     self.check_boot(p)
             if "series" in want:

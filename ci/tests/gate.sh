@@ -2,7 +2,7 @@
 # for the right reason).  Sourced by ci/run-tests.sh.
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_i386_break
-	gate_catches_boot_break maintainers_notes)
+	gate_catches_new_warnings gate_catches_boot_break maintainers_notes)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -63,6 +63,14 @@ test_gate_catches_i386_break() {
 	selftest_series i386 arch/x86/kernel/i8259.c "x86/i8259: break the 32-bit build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#ifdef CONFIG_X86_32\n#error \"gate selftest: i386 is broken\"\n#endif\n")'
 	run_selftest i386 "build:i386: build failed: .*gate selftest: i386 is broken" --checks build --configs i386
+}
+
+# A compiler warning (unused variable) and a sparse warning (a global that
+# should be static) in a touched file.
+test_gate_catches_new_warnings() {
+	selftest_series warnings drivers/base/syscore.c "driver core: add warnings" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nint gate_selftest_global;\n\nvoid gate_selftest(void);\nvoid gate_selftest(void)\n{\n\tint unused;\n}\n")'
+	run_selftest warnings "build:x86_64: warnings 0 -> 2" --checks build --configs x86_64
 }
 
 test_gate_catches_boot_break() {

@@ -10,8 +10,8 @@ patch k (commit c_k, parent c_k-1) it runs:
               WARNING; every CHECK must be allowed in ci/checkpatch-allow.txt
   inline      no new static non-inline function in a header, no new
               "inline" in a .c file
-  kerneldoc   scripts/kernel-doc -Wall -none on the touched files: no more
-              warnings than at c_k-1
+  kerneldoc   scripts/kernel-doc -v -none (6.1's spelling of -Wall) on the
+              touched files: no more warnings than at c_k-1
   cocci       scripts/coccinelle/**/*.cocci in report mode on the touched
               .c files: no more reports than at c_k-1
   build:NAME  the configuration builds at c_k (incremental, W=1), and the
@@ -294,10 +294,17 @@ class Gate:
                         files.append(str(d))
                 out = ""
                 if files:
+                    # 6.1's kernel-doc has no -Wall; -v adds the warnings
+                    # that -Wall gives later kernels (missing return docs).
                     _, out = run(["perl", str(BASE_KSRC / "scripts/kernel-doc"),
-                                  "-Wall", "-none"] + files)
+                                  "-v", "-none"] + files)
+                    if re.search(r"Argument unknown|^Usage:", out, re.M):
+                        self.store(p, "kerneldoc", "fail",
+                                   "kernel-doc did not run (see log)", out)
+                        return
                 out = out.replace(str(Path(tmp) / side) + "/", "")
-                counts[side] = len([l for l in out.splitlines() if "warning" in l])
+                counts[side] = len([l for l in out.splitlines()
+                                    if re.search(r": warning: ", l)])
                 logs.append("== %s (%s): %d warnings\n%s"
                             % (side, commit[:12], counts[side], out))
         log = "\n".join(logs)

@@ -1,8 +1,9 @@
 # The per-patch gate over the series, and the gate's own tests (it must fail
 # for the right reason).  Sourced by ci/run-tests.sh.
 
-ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_i386_break
-	gate_catches_new_warnings gate_catches_boot_break maintainers_notes)
+ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
+	gate_catches_cocci gate_catches_i386_break gate_catches_new_warnings
+	gate_catches_boot_break maintainers_notes)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -53,10 +54,29 @@ run_selftest() {
 	kgit branch -D -q "gate-selftest-$name"
 }
 
+# A style error, and a typo that only --codespell finds.
 test_gate_catches_checkpatch_error() {
 	selftest_series checkpatch drivers/base/syscore.c "driver core: add a badly formatted line" \
-		'import sys; s = sys.stdin.read(); sys.stdout.write(s.replace("#include <linux/module.h>\n", "#include <linux/module.h>\nstatic int selftest_unused ;  \n", 1))'
-	run_selftest checkpatch "checkpatch: .*ERROR" --checks checkpatch
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s.replace("#include <linux/module.h>\n", "#include <linux/module.h>\n/* We recieve nothing here. */\nstatic int selftest_unused ;  \n", 1))'
+	run_selftest checkpatch "checkpatch: .*(ERROR|WARNING)" --checks checkpatch
+	grep -q "ERROR: trailing whitespace" "$TLOG/checkpatch.gate/0"*.checkpatch.log ||
+		{ fail "checkpatch did not report the style error"; return 1; }
+	grep -q "'recieve' may be misspelled" "$TLOG/checkpatch.gate/0"*.checkpatch.log ||
+		{ fail "checkpatch --codespell did not report the typo"; return 1; }
+}
+
+# A function whose kernel-doc misses a parameter and its return value.
+test_gate_catches_kerneldoc() {
+	selftest_series kerneldoc drivers/base/syscore.c "driver core: add a badly documented function" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n/**\n * gate_selftest_doc - nothing\n */\nint gate_selftest_doc(int a);\nint gate_selftest_doc(int a)\n{\n\treturn a;\n}\n")'
+	run_selftest kerneldoc "kerneldoc: kernel-doc warnings [0-9]+ -> [0-9]+" --checks kerneldoc
+}
+
+# A sizeof division that scripts/coccinelle/misc/array_size.cocci reports.
+test_gate_catches_cocci() {
+	selftest_series cocci drivers/base/syscore.c "driver core: count an array by hand" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nstatic int gate_selftest_arr[4];\nint gate_selftest_count(void);\nint gate_selftest_count(void)\n{\n\treturn sizeof(gate_selftest_arr) / sizeof(gate_selftest_arr[0]);\n}\n")'
+	run_selftest cocci "cocci: coccinelle reports [0-9]+ -> [0-9]+: .*array_size" --checks cocci
 }
 
 test_gate_catches_i386_break() {

@@ -52,24 +52,19 @@ export KBUILD_BUILD_USER=sysdev KBUILD_BUILD_HOST=workbench
 export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$SYSDEV_CACHE"
 mk=(make -C "$KSRC" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" W=1)
 
-# (Re)write .config from tinyconfig + fragments.  Kconfig only touches the
+# Write .config from tinyconfig + fragments, every time: after a checkout a
+# symbol may have appeared or gone, and olddefconfig would give a new one
+# its default instead of the fragment's value.  Kconfig only touches the
 # per-symbol dependency files of symbols whose value changes, so this is
-# cheap when nothing changed and exact when a patch adds a symbol.
+# cheap when nothing changed.
 allcfg=$obj/sysdev.allconfig
 {
 	cat "$KSRC/kernel/configs/tiny-base.config" "$KSRC/kernel/configs/tiny.config"
 	[ -f "$KSRC/arch/x86/configs/tiny.config" ] && cat "$KSRC/arch/x86/configs/tiny.config"
 	cat "${frags[@]}"
-} > "$allcfg.new"
-if [ -f "$obj/.config" ] && cmp -s "$allcfg.new" "$allcfg" &&
-   [ "$obj/.config" -nt "$allcfg" ] && [ -z "${FORCE_CONFIG:-}" ]; then
-	rm -f "$allcfg.new"
-	"${mk[@]}" -s olddefconfig >/dev/null
-else
-	mv "$allcfg.new" "$allcfg"
-	"${mk[@]}" -s KCONFIG_ALLCONFIG="$allcfg" allnoconfig >/dev/null 2>"$obj/kconfig.log" ||
-		{ cat "$obj/kconfig.log" >&2; die "$name: kconfig failed"; }
-fi
+} > "$allcfg"
+"${mk[@]}" -s KCONFIG_ALLCONFIG="$allcfg" allnoconfig >/dev/null 2>"$obj/kconfig.log" ||
+	{ cat "$obj/kconfig.log" >&2; die "$name: kconfig failed"; }
 
 # Every option of the fragments must have its value (the last fragment that
 # names a symbol wins), unless the symbol does not exist in this tree (a

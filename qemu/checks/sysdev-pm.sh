@@ -3,6 +3,7 @@
 # suspend-to-RAM, pm_test=core hibernation and one real suspend-to-RAM.
 # Each cycle must print the save, suspend, resume and restore lines of the
 # test classes in the documented order, with the state of the transition.
+# gate: CONFIG_SYSDEV_PM_TEST
 . /checks/lib.sh
 rtc=/sys/class/rtc/rtc0
 
@@ -13,8 +14,10 @@ fi
 for d in pmtest_a/pmtest_a0 pmtest_a/pmtest_a1 pmtest_b/pmtest_b0 pmtest_b/pmtest_b1; do
 	[ -e /sys/devices/system/$d ] || fail "/sys/devices/system/$d missing"
 	[ -e /sys/bus/${d%%/*}/devices/${d##*/} ] || fail "/sys/bus/${d%%/*}/devices/${d##*/} missing"
-	grep -q "^SUBSYSTEM=${d%%/*}\$" /sys/devices/system/$d/uevent 2>/dev/null ||
-		fail "/sys/devices/system/$d/uevent has no SUBSYSTEM=${d%%/*}"
+	# the uevent file, and the subsystem link that makes SUBSYSTEM=<class>
+	[ -f /sys/devices/system/$d/uevent ] || fail "/sys/devices/system/$d/uevent missing"
+	sub=$(readlink /sys/devices/system/$d/subsystem)
+	[ "${sub##*/}" = "${d%%/*}" ] || fail "$d: subsystem link is '$sub', expected .../bus/${d%%/*}"
 done
 
 # Down: classes b, a (reverse registration); devices 1, 0; global driver,

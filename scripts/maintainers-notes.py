@@ -29,18 +29,31 @@ def git(*a):
 
 
 def recipients(path):
+    """(To, Cc) for path: the M: people of every MAINTAINERS section that
+    get_maintainer.pl matches are To, their R: people and L: lists Cc
+    (from THE REST only its list, not Linus).
+    Parsed from --sections and sorted, since the plain output's order and
+    roles depend on perl's hash order."""
     out = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git",
-                          "--no-git-fallback", "-f", path], cwd=KSRC,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True).stdout
-    to, cc = [], []
+                          "--no-git-fallback", "--sections", "-f", path],
+                         cwd=KSRC, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout
+    to, cc = set(), set()
+    section = None
     for line in out.splitlines():
-        m = re.match(r"^(.*?) \((.*)\)$", line.strip())
-        who, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
-        if not who:
+        if line.strip() and not re.match(r"^[A-Z]:\s", line):
+            section = line.strip()
             continue
-        (to if re.match(r"(maintainer|supporter):", role) else cc).append(who)
-    return to, cc
+        if section == "THE REST" and not line.startswith("L:"):
+            continue
+        m = re.match(r"^([MRL]):\s+(.*?)\s*(\(.*\))?$", line)
+        if not m:
+            continue
+        who = m.group(2)
+        if m.group(1) == "L" and not re.search(r"@", who):
+            continue
+        (to if m.group(1) == "M" else cc).add(who)
+    return sorted(to), sorted(cc - to)
 
 
 def generate():

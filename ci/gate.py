@@ -483,7 +483,9 @@ class Gate:
         log = self.logdir / ("%s.boot.console" % p.name[:4])
         allowed = (TOP / "qemu" / "expected-warnings.txt")
         cmd = ["bash", str(TOP / "qemu/boot.sh"), "-k", "-c", ",".join(run_checks),
-               "-a", "pm_debug_messages", "-o", str(log)]
+               "-a", "pm_debug_messages initcall_debug", "-o", str(log)]
+        if "sysdev-pm" in run_checks:
+            cmd.append("-S")
         if allowed.exists():
             pats = [l.strip() for l in allowed.read_text().splitlines()
                     if l.strip() and not l.startswith("#")]

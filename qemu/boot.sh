@@ -21,10 +21,11 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-k] [-1] BZIMAGE
   -1          one CPU and one NUMA node instead of 2 CPUs on 2 nodes
   -x REGEX    a log line that must appear (repeatable)
   -W REGEX    expected WARNING lines (see qemu/check-log.sh)
+  -S          check the power off order (see qemu/check-log.sh)
 USAGE
 }
-checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn=""
-while getopts "c:o:t:a:k1x:W:h" opt; do
+checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0
+while getopts "c:o:t:a:k1x:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -34,6 +35,7 @@ while getopts "c:o:t:a:k1x:W:h" opt; do
 	1) topo=up ;;
 	x) expects+=("$OPTARG") ;;
 	W) warn=$OPTARG ;;
+	S) shutdown=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -77,6 +79,7 @@ judge=("$TOP/qemu/check-log.sh" -c "$checks")
 [ $kunit -eq 1 ] && judge+=(-k)
 for x in "${expects[@]}"; do judge+=(-x "$x"); done
 [ -z "$warn" ] || judge+=(-W "$warn")
+[ $shutdown -eq 0 ] || judge+=(-S)
 if [ ${#problems[@]} -gt 0 ] || ! "${judge[@]}" "$log"; then
 	echo "boot: last lines of $log:" >&2
 	tail -n 25 "$log" | tr -d '\r' | sed 's/^/  | /' >&2

@@ -12,15 +12,20 @@ usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
   -x REGEX   a line matching REGEX must appear (repeatable)
   -W REGEX   "WARNING: ... at FILE:LINE" lines matching REGEX are expected
              (deliberate WARNs of a test); any other splat fails
+  -S         power off order (boot with "pm_debug_messages initcall_debug"):
+             after the checks, every device's shutdown line comes before the
+             first system device shutdown, and the test classes of
+             CONFIG_SYSDEV_PM_TEST shut down in the documented order
 USAGE
 }
-checks="" kunit=0 expects=() allowed_warn='^$'
-while getopts "c:kx:W:h" opt; do
+checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0
+while getopts "c:kx:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	k) kunit=1 ;;
 	x) expects+=("$OPTARG") ;;
 	W) allowed_warn=$OPTARG ;;
+	S) shutdown=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -57,6 +62,32 @@ fi
 for x in "${expects[@]}"; do
 	grep -aEq -- "$x" "$log" || problems+=("expected log line missing: $x")
 done
+
+if [ $shutdown -eq 1 ]; then
+	# What the kernel printed after the guest's last check, in order.
+	tailf=$(mktemp)
+	sed -n '/^SYSDEV-DONE/,$p' "$log" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //' > "$tailf"
+	first=$(grep -n '^sysdev: shutdown ' "$tailf" | head -n1 | cut -d: -f1 || true)
+	lastdev=$(grep -n ': shutdown$' "$tailf" | tail -n1 | cut -d: -f1 || true)
+	if [ -z "$first" ]; then
+		problems+=("shutdown: no 'sysdev: shutdown' line after the checks (pm_debug_messages?)")
+	elif [ -z "$lastdev" ]; then
+		problems+=("shutdown: no device shutdown line after the checks (initcall_debug?)")
+	elif [ "$lastdev" -gt "$first" ]; then
+		problems+=("shutdown: a device shut down after the first system device: $(sed -n "${lastdev}p" "$tailf")")
+	fi
+	want=""
+	for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
+		for w in global driver class; do want+="shutdown $d $w"$'\n'; done
+	done
+	have=$(sed -n 's/^sysdev_pm_test: \(shutdown .*\)$/\1/p' "$tailf")
+	if [ -n "$have" ] && [ "$have"$'\n' != "$want" ]; then
+		problems+=("shutdown: test classes shut down out of order: $(echo "$have" | tr '\n' ';')")
+	fi
+	[ -n "$first" ] && [ ${#problems[@]} -eq 0 ] &&
+		echo "boot: shutdown: devices, then $(grep -c '^sysdev: shutdown ' "$tailf") system device callbacks, in order"
+	rm -f "$tailf"
+fi
 
 if [ $kunit -eq 1 ]; then
 	krc=0

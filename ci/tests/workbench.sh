@@ -170,7 +170,7 @@ test_log_judge() {
 		local name=$1 re=$2 ed=$3
 		shift 3
 		sed -e "$ed" "$good" > "$tmp/$name.console"
-		expect_fail "$name" "$re" bash "$TOP/qemu/check-log.sh" -k -c boot,tree "$@" "$tmp/$name.console"
+		expect_fail "$name" "$re" bash "$TOP/qemu/check-log.sh" -k -c boot "$@" "$tmp/$name.console"
 	}
 	judge_bad kunit_fail "kunit: .*failed: 1" 's/    ok 4 example_all/    not ok 4 example_all/'
 	judge_bad kunit_missing "kunit: no test case ran" '/KTAP\|ok \|1\.\.\|# /d'
@@ -188,9 +188,18 @@ test_log_judge() {
 		'/^SYSDEV-INIT/i [    1.0] Kernel panic - not syncing: test'
 	judge_bad unfinished "missing result" '/^SYSDEV-DONE/d'
 	judge_bad noinit "never reached init" '/^SYSDEV-INIT/d'
-	judge_bad check_failed "check tree: broken" 's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree FAIL broken/'
-	judge_bad check_missing "check tree: no result" '/^SYSDEV-CHECK tree/d'
+	judge_bad check_failed "check tree: broken" 's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree FAIL broken/' -c boot,tree
+	judge_bad check_missing "check tree: no result" '/^SYSDEV-CHECK tree/d' -c boot,tree
 	judge_bad expect_missing "expected log line missing: sysdev: resume" '' -x 'sysdev: resume'
+	# Power off: devices first, then the system devices in order.
+	good=$TOP/ci/tests/fixtures/shutdown.console
+	bash "$TOP/qemu/check-log.sh" -S -k -c boot "$good" || fail "the good power off log was rejected"
+	judge_bad shutdown_order "test classes shut down out of order" \
+		's/sysdev_pm_test: shutdown pmtest_b1 global/sysdev_pm_test: shutdown pmtest_b1 XX/; s/sysdev_pm_test: shutdown pmtest_b1 driver/sysdev_pm_test: shutdown pmtest_b1 global/; s/sysdev_pm_test: shutdown pmtest_b1 XX/sysdev_pm_test: shutdown pmtest_b1 driver/' -S
+	judge_bad shutdown_late_device "a device shut down after the first system device" \
+		'/reboot: Power down/i [   26.0] serial8250 serial8250: shutdown' -S
+	judge_bad shutdown_missing "no 'sysdev: shutdown' line" '/sysdev: shutdown/d' -S
+	good=$TOP/ci/tests/fixtures/good.console
 	# A deliberate WARN named with -W is accepted, any other is not.
 	sed -e '/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2' "$good" > "$tmp/allowed.console"
 	bash "$TOP/qemu/check-log.sh" -k -c boot -W 'at drivers/base/sysdev\.c:' "$tmp/allowed.console" ||

@@ -124,7 +124,8 @@ test_boot_base() {
 test_boot_head() {
 	bash "$TOP/scripts/apply-series.sh"
 	bash "$TOP/scripts/build-kernel.sh" -q x86_64
-	bash "$TOP/qemu/boot.sh" -k -c boot,tree,suspend -o "$TLOG/boot_head.console" "$HEAD_IMAGE"
+	bash "$TOP/qemu/boot.sh" -k -S -t 400 -c boot,tree,suspend,sysdev-pm \
+		-a "pm_debug_messages initcall_debug" -o "$TLOG/boot_head.console" "$HEAD_IMAGE"
 }
 
 # The harness must fail, and say why, for each way a boot can go wrong.

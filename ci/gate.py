@@ -12,6 +12,7 @@ patch k (commit c_k, parent c_k-1) it runs:
               "inline" in a .c file
   kerneldoc   scripts/kernel-doc -v -none (6.1's spelling of -Wall) on the
               touched files: no more warnings than at c_k-1
+  rst         the touched .rst files parse with docutils (ci/rst-check.py)
   cocci       scripts/coccinelle/**/*.cocci in report mode on the touched
               .c files: no more reports than at c_k-1
   build:NAME  the configuration builds at c_k (incremental, W=1), and the
@@ -55,7 +56,7 @@ CACHE = Path(E["SYSDEV_CACHE"]) / "gate-cache"
 GATE_LOGS = Path(E.get("GATE_LOGS", str(Path(E["LOG_ROOT"]) / "gate")))
 
 CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma"]
-PATCH_CHECKS = ["message", "checkpatch", "inline", "kerneldoc", "cocci"]
+PATCH_CHECKS = ["message", "checkpatch", "inline", "kerneldoc", "rst", "cocci"]
 MAX_PATCHES = 15
 # checkpatch's helpers (spdxcheck.py, the codespell dictionary lookup) need
 # Debian's python3 with python3-ply, python3-git and codespell, whatever
@@ -314,6 +315,25 @@ class Gate:
         else:
             self.store(p, "kerneldoc", "pass", "%d -> %d warnings"
                        % (counts["before"], counts["after"]), log)
+
+    def check_rst(self, p):
+        rsts = [f for f in p.touched if f.endswith(".rst")]
+        if not rsts:
+            self.store(p, "rst", "pass", "no .rst file touched", "")
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for f in rsts:
+                d = Path(tmp) / f
+                if self.blob(p.commit, f, d):
+                    files.append(str(d))
+            rc, out = run(["/usr/bin/python3", str(TOP / "ci/rst-check.py")] + files)
+            out = out.replace(tmp + "/", "")
+        if rc != 0:
+            bad = [l for l in out.splitlines() if "OK" not in l]
+            self.store(p, "rst", "fail", bad[0] if bad else "rst-check failed", out)
+        else:
+            self.store(p, "rst", "pass", "%d files valid" % len(files), out)
 
     def cocci_scripts(self):
         out = []
@@ -668,7 +688,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--configs", default=",".join(CONFIGS),
                     help="build configurations (default: %(default)s)")
-    ap.add_argument("--checks", default="message,checkpatch,inline,kerneldoc,cocci,build,boot,series",
+    ap.add_argument("--checks", default="message,checkpatch,inline,kerneldoc,rst,cocci,build,boot,series",
                     help="checks to run (default: %(default)s)")
     ap.add_argument("--only", default=None,
                     help="comma-separated patch numbers to check (default: all)")

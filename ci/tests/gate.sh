@@ -2,7 +2,7 @@
 # for the right reason).  Sourced by ci/run-tests.sh.
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
-	gate_catches_cocci gate_catches_i386_break gate_catches_new_warnings
+	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
 	gate_catches_boot_break maintainers_notes)
 
 # Every cell of the gate's table counts as one test of the suite.
@@ -70,6 +70,13 @@ test_gate_catches_kerneldoc() {
 	selftest_series kerneldoc drivers/base/syscore.c "driver core: add a badly documented function" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n/**\n * gate_selftest_doc - nothing\n */\nint gate_selftest_doc(int a);\nint gate_selftest_doc(int a)\n{\n\treturn a;\n}\n")'
 	run_selftest kerneldoc "kerneldoc: kernel-doc warnings [0-9]+ -> [0-9]+" --checks kerneldoc
+}
+
+# A section title whose underline is too short.
+test_gate_catches_rst() {
+	selftest_series rst Documentation/driver-api/index.rst "docs: break a title" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nA new section title\n=====\n\nText.\n")'
+	run_selftest rst "rst: .*Title underline too short" --checks rst
 }
 
 # A sizeof division that scripts/coccinelle/misc/array_size.cocci reports.

@@ -13,6 +13,7 @@
 #    system device when converted (never from a syscore_ops as well), in
 #    the order of the commit messages, and afterwards the local timer
 #    interrupts and date advance.
+# gate: CONFIG_SUSPEND file:include/linux/sysdev.h
 . /checks/lib.sh
 rtc=/sys/class/rtc/rtc0
 sys=/sys/devices/system
@@ -94,7 +95,7 @@ cb_lines() {
 	dmesg | tr -d '\r' | sed -n -E \
 		-e 's/.*\] Calling ([A-Za-z0-9_]+)\+.*/syscore \1/p' \
 		-e 's/.*sysdev: (suspend|resume) ([a-z0-9_]+) (class|driver) ([A-Za-z0-9_]+).*/sysdev \4 \2/p' \
-		-e 's/.*(suspend debug: Waiting|hibernation debug: Waiting|ACPI: PM: Low-level resume complete).*/MARK/p'
+		-e 's/.*(debug: Waiting for|ACPI: PM: Low-level resume complete).*/MARK/p'
 }
 
 # pos FN: line number of the callback FN in /tmp/x86cb, or nothing
@@ -116,8 +117,9 @@ check_cycle() {
 	[ -n "$m" ] || { fail "$name: no suspend/resume marker in dmesg"; return; }
 	n=$(grep -c -v MARK /tmp/x86cb)
 	info "$name: $(grep -v MARK /tmp/x86cb | awk '{ printf "%s%s ", $2, ($1 == "sysdev" ? "[" $3 "]" : "") }')"
-	# every callback once, and never from both a syscore_ops and a sysdev
-	dup=$(grep -v MARK /tmp/x86cb | awk '{ print $2 }' | sort | uniq -d | head -n 3 | tr '\n' ' ')
+	# every callback once for each device, and never from both a
+	# syscore_ops and a system device
+	dup=$(grep -v MARK /tmp/x86cb | awk '{ print $2 ($3 ? "[" $3 "]" : "") }' | sort | uniq -d | head -n 3 | tr '\n' ' ')
 	[ -z "$dup" ] || fail "$name: callbacks run twice: $dup"
 	for f in lapic_suspend lapic_resume i8259A_suspend i8259A_resume; do
 		if grep -q "^sysdev $f " /tmp/x86cb && grep -q "^syscore $f\$" /tmp/x86cb; then

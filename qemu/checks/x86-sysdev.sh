@@ -4,9 +4,11 @@
 #    <class>0, with a uevent file and a subsystem link to /sys/bus/<class>
 #    (the SUBSYSTEM of its uevents), exactly when the hardware condition
 #    of its commit holds; /sys/class/rtc/rtc0 is still the RTC class
-#    device.  A class whose conversion is not in this kernel (its init
-#    function is not in /proc/kallsyms) is skipped, so the check runs at
-#    every patch of the series.
+#    device.  A class whose conversion is not in this kernel is skipped,
+#    so the check runs at every patch of the series: its init function is
+#    not in /proc/kallsyms, or, for lapic, whose init_lapic_sysfs() is
+#    older than the series, lapic_suspend() ran from a syscore_ops in the
+#    first cycle below.  The devices are checked after that cycle.
 # 2. pm_test=core cycles of suspend-to-RAM and hibernation, and a real
 #    suspend-to-RAM (SeaBIOS S3, woken by the CMOS RTC alarm), with
 #    pm_debug_messages: every lapic/i8259 callback runs once, from the
@@ -18,13 +20,24 @@
 rtc=/sys/class/rtc/rtc0
 sys=/sys/devices/system
 
-converted() { grep -q " $1\$" /proc/kallsyms; }
+# converted INITFN: the conversion is in this kernel
+converted() {
+	if [ "$1" = init_lapic_sysfs ]; then
+		! grep -qx "syscore lapic_suspend" /tmp/x86cb.first 2>/dev/null
+	else
+		grep -q " $1\$" /proc/kallsyms
+	fi
+}
 
 # check_dev CLASS INITFN EXPECTED(1/0) WHY
 check_dev() {
 	local cls=$1 fn=$2 want=$3 why=$4 d=$sys/$1/${1}0 link
 	if ! converted "$fn"; then
-		skip "$cls: not a system device in this kernel (no $fn)"
+		if [ "$fn" = init_lapic_sysfs ]; then
+			skip "$cls: not a system device in this kernel (lapic_suspend is a syscore_ops)"
+		else
+			skip "$cls: not a system device in this kernel (no $fn)"
+		fi
 		return
 	fi
 	if [ "$want" = 0 ]; then
@@ -52,41 +65,43 @@ check_dev() {
 	pass "$cls: ${cls}0 present ($why)"
 }
 
-# 1. devices
-if grep -qw apic /proc/cpuinfo; then
-	check_dev lapic init_lapic_sysfs 1 "the CPU has a local APIC"
-else
-	check_dev lapic init_lapic_sysfs 0 "the CPU has no local APIC"
-fi
-if dmesg | grep -q "Using NULL legacy PIC"; then
-	check_dev i8259 i8259A_init_sysfs 0 "no legacy PIC (NULL legacy PIC)"
-else
-	check_dev i8259 i8259A_init_sysfs 1 "the legacy 8259 PIC is in use"
-fi
-if awk '$1 == "0:" && $NF == "timer" { f = 1 } END { exit !f }' /proc/interrupts; then
-	check_dev timer timer_sysdev_init 1 "PIT or HPET drives IRQ 0"
-else
-	check_dev timer timer_sysdev_init 0 "no PIT/HPET timer on IRQ 0"
-fi
-if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" = 1 ]; then
-	check_dev lapic_nmi lapic_nmi_sysdev_init 1 "the NMI watchdog runs"
-else
-	check_dev lapic_nmi lapic_nmi_sysdev_init 0 "no NMI watchdog: $(dmesg | grep -m1 -o 'NMI watchdog.*\|PMU not available[^.]*' | tr -d '\r')"
-fi
-if grep -q "^rtc_cmos" $rtc/name 2>/dev/null; then
-	check_dev rtc rtc_sysdev_init 1 "the CMOS RTC is $rtc"
-else
-	skip "rtc: $rtc is not the CMOS RTC, no expectation"
-fi
-# The RTC class device must not change.
-if [ -e $rtc ]; then
-	case "$(readlink $rtc/subsystem)" in
-	*/class/rtc) [ -e $rtc/since_epoch ] && [ -e $rtc/wakealarm ] &&
-		pass "rtc: $rtc is still the RTC class device ($(cat $rtc/name))" ||
-		fail "rtc: $rtc lost its RTC class attributes" ;;
-	*) fail "rtc: $rtc/subsystem -> $(readlink $rtc/subsystem)" ;;
-	esac
-fi
+# 1. devices (called after the first power transition)
+check_devices() {
+	if grep -qw apic /proc/cpuinfo; then
+		check_dev lapic init_lapic_sysfs 1 "the CPU has a local APIC"
+	else
+		check_dev lapic init_lapic_sysfs 0 "the CPU has no local APIC"
+	fi
+	if grep -q "Using NULL legacy PIC" /tmp/x86boot.dmesg; then
+		check_dev i8259 i8259A_init_sysfs 0 "no legacy PIC (NULL legacy PIC)"
+	else
+		check_dev i8259 i8259A_init_sysfs 1 "the legacy 8259 PIC is in use"
+	fi
+	if awk '$1 == "0:" && $NF == "timer" { f = 1 } END { exit !f }' /proc/interrupts; then
+		check_dev timer timer_sysdev_init 1 "PIT or HPET drives IRQ 0"
+	else
+		check_dev timer timer_sysdev_init 0 "no PIT/HPET timer on IRQ 0"
+	fi
+	if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" = 1 ]; then
+		check_dev lapic_nmi lapic_nmi_sysdev_init 1 "the NMI watchdog runs"
+	else
+		check_dev lapic_nmi lapic_nmi_sysdev_init 0 "no NMI watchdog: $(grep -m1 -o 'NMI watchdog.*\|PMU not available[^.]*' /tmp/x86boot.dmesg | tr -d '\r')"
+	fi
+	if grep -q "^rtc_cmos" $rtc/name 2>/dev/null; then
+		check_dev rtc rtc_sysdev_init 1 "the CMOS RTC is $rtc"
+	else
+		skip "rtc: $rtc is not the CMOS RTC, no expectation"
+	fi
+	# The RTC class device must not change.
+	if [ -e $rtc ]; then
+		case "$(readlink $rtc/subsystem)" in
+		*/class/rtc) [ -e $rtc/since_epoch ] && [ -e $rtc/wakealarm ] &&
+			pass "rtc: $rtc is still the RTC class device ($(cat $rtc/name))" ||
+			fail "rtc: $rtc lost its RTC class attributes" ;;
+		*) fail "rtc: $rtc/subsystem -> $(readlink $rtc/subsystem)" ;;
+		esac
+	fi
+}
 
 # 2. power transitions
 # cb_lines: the syscore and system device callbacks of the last cycle, one
@@ -163,6 +178,7 @@ after_cycle() {
 		pass "$1: LOC $2 -> $loc1, date +$((d1 - $3))s"
 }
 
+dmesg > /tmp/x86boot.dmesg	# the boot messages, before dmesg -c
 echo 1 > /sys/power/pm_debug_messages 2>/dev/null
 echo 0 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
 
@@ -174,6 +190,7 @@ if grep -qw mem /sys/power/state && grep -qw core /sys/power/pm_test 2>/dev/null
 		echo none > /sys/power/pm_test
 		check_cycle "pm_test=core mem"
 		after_cycle "pm_test=core mem" "$loc0" "$d0"
+		cp /tmp/x86cb /tmp/x86cb.first
 	else
 		echo none > /sys/power/pm_test
 		fail "pm_test=core: writing mem to /sys/power/state failed"
@@ -181,6 +198,8 @@ if grep -qw mem /sys/power/state && grep -qw core /sys/power/pm_test 2>/dev/null
 else
 	skip "pm_test=core mem: not available"
 fi
+
+check_devices
 
 if grep -qw disk /sys/power/state && grep -qw core /sys/power/pm_test 2>/dev/null; then
 	dmesg -c > /dev/null

@@ -33,7 +33,7 @@ rc=0
 step "/sys/devices/system"
 sed -n '/^SYSDEV-TREE-BEGIN/,/^SYSDEV-TREE-END/p' "$log" | tr -d '\r' | sed '1d;$d'
 step "suspend-to-RAM"
-grep -aE "PM: suspend (entry|exit)|ACPI: PM: (Preparing to enter|Low-level resume|Waking up)|^SYSDEV-(INFO|CHECK) suspend|sysdev: " "$log" | tr -d '\r' | sed 's/^/  /' | head -n 60
+grep -aE "PM: suspend (entry|exit)|ACPI: PM: (Preparing to enter|Low-level resume|Waking up)|^SYSDEV-(INFO|CHECK) suspend|sysdev: " "$log" | tr -d '\r' | sed 's/^/  /' | sed -n '1,60p'  # not head: SIGPIPE under pipefail
 echo
 if [ $rc -eq 0 ]; then
 	echo "run-series: done in $(( $(date +%s) - t0 ))s; full console log: $log"

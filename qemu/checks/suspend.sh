@@ -18,4 +18,8 @@ info "LOC $loc0 -> $loc1, IRQ0 $t0 -> $t1, date $d0 -> $d1"
 dmesg | grep -q "ACPI: PM: Low-level resume complete" || fail "no 'Low-level resume complete' in dmesg"
 [ "$loc1" -gt "$loc0" ] || fail "local timer interrupts did not advance ($loc0 -> $loc1)"
 [ "$d1" -gt "$d0" ] || fail "date did not advance ($d0 -> $d1)"
-[ $FAILED -eq 0 ] && pass "suspend-to-RAM and resume: LOC $loc0 -> $loc1, date +$((d1 - d0))s"
+# Every CPU is back online (suspend offlines the non-boot CPUs).
+cpus=/sys/devices/system/cpu
+[ "$(cat $cpus/online)" = "$(cat $cpus/possible)" ] ||
+	fail "CPUs online after resume: '$(cat $cpus/online)', possible: '$(cat $cpus/possible)'"
+[ $FAILED -eq 0 ] && pass "suspend-to-RAM and resume: LOC $loc0 -> $loc1, date +$((d1 - d0))s, CPUs $(cat $cpus/online) online"

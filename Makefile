@@ -1,7 +1,7 @@
 # Front door of the sysdev series workbench.  See README.md.
 SHELL := /bin/bash
 
-.PHONY: help run test deps tree apply regen build boot
+.PHONY: help run test deps tree apply regen build boot perf
 
 help:
 	@echo "make run    - the main job: deps, kernel tree, apply outgoing/, build, boot in QEMU"
@@ -29,6 +29,11 @@ regen:
 
 build:
 	bash scripts/build-kernel.sh x86_64
+
+# Performance of the series head against the unpatched 6.1 (not part of
+# make test: 15-30 minutes).  See Documentation/performance.md.
+perf:
+	bash ci/perf/run-perf.sh
 
 boot:
 	bash qemu/boot.sh -k -c boot,tree,suspend $${SYSDEV_CACHE:-$$HOME/.cache/sysdev-series}/build/x86_64/arch/x86/boot/bzImage

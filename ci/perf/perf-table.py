@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Print the table of make perf from the raw data of ci/perf/run-perf.sh.
+
+usage: perf-table.py DIR
+
+DIR holds boot-{base,head}-N.log (serial consoles), sizes.txt,
+bloat-o-meter.txt and load.txt.  Prints a Markdown table
+"figure | base | head | ratio | target | verdict" and exits 0 if every
+target is met, 1 if one is missed, 2 if a figure is missing (a boot that
+did not run the module, lost suspend lines, no "Run /init" line...).
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+TS = re.compile(r"^\[\s*(\d+\.\d+)\]\s?(.*)$")
+
+
+class Missing(Exception):
+    pass
+
+
+def lines_of(path):
+    """(timestamp or None, text) for each line of a console log."""
+    out = []
+    with open(path, errors="replace") as f:
+        for raw in f:
+            raw = raw.rstrip("\r\n")
+            m = TS.match(raw)
+            out.append((float(m.group(1)), m.group(2)) if m else (None, raw))
+    return out
+
+
+def boot_time(path):
+    for ts, text in lines_of(path):
+        if ts is not None and text.startswith("Run /init as init process"):
+            return ts
+    raise Missing(f"{os.path.basename(path)}: no 'Run /init as init process' line")
+
+
+def registrations(path, kind):
+    """[(reg_ns, unreg_ns)] of the module's rounds of one kind."""
+    rx = re.compile(r"SYSDEV-PERF %s rep=\d+ count=(\d+) reg_ns=(\d+) unreg_ns=(\d+)" % kind)
+    out = [(int(m.group(2)), int(m.group(3)))
+           for _, text in lines_of(path) if (m := rx.search(text))]
+    if not out:
+        raise Missing(f"{os.path.basename(path)}: no '{kind}' registration timings")
+    return out
+
+
+def sizeof_extra(path):
+    for _, text in lines_of(path):
+        m = re.search(r"SYSDEV-PERF sizeof device=(\d+) sys_device=(\d+) extra=(\d+)", text)
+        if m:
+            return int(m.group(3))
+    raise Missing(f"{os.path.basename(path)}: no sizeof line")
+
+
+def suspend_cycles(path, phase):
+    """Durations (s) of the suspend cycles after 'SYSDEV-PERF phase PHASE':
+    from 'PM: suspend entry' to the next 'PM: suspend exit'."""
+    cycles, inside, entry = [], False, None
+    for ts, text in lines_of(path):
+        if "SYSDEV-PERF phase " in text:
+            inside = text.split("SYSDEV-PERF phase ", 1)[1].strip() == phase
+            entry = None
+            continue
+        if not inside or ts is None:
+            continue
+        if text.startswith("PM: suspend entry"):
+            entry = ts
+        elif text.startswith("PM: suspend exit") and entry is not None:
+            cycles.append(ts - entry)
+            entry = None
+    if not cycles:
+        raise Missing(f"{os.path.basename(path)}: no suspend cycles in phase '{phase}'")
+    return cycles
+
+
+def wanted_cycles(path):
+    for _, text in lines_of(path):
+        m = re.search(r"perf_cycles=(\d+)", text)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def fmt(values, scale, unit, digits=1):
+    """median (min-max) of values * scale."""
+    v = [x * scale for x in values]
+    med = statistics.median(v)
+    if len(v) == 1:
+        return med, f"{med:.{digits}f} {unit} (n=1)"
+    return med, f"{med:.{digits}f} {unit} ({min(v):.{digits}f}-{max(v):.{digits}f}, n={len(v)})"
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    d = sys.argv[1]
+    rows, missing = [], []
+
+    def row(name, base, head, target, limit):
+        """base/head: (value, text) or None; limit: max ratio, or None."""
+        if base is None or head is None or limit is None or not base[0]:
+            ratio, verdict = "", "info"
+            if base is not None and head is not None and base[0]:
+                ratio = f"{head[0] / base[0]:.3f}"
+        else:
+            r = head[0] / base[0]
+            ratio = f"{r:.3f}"
+            verdict = "ok" if r <= limit else f"MISSED by {100 * (r / limit - 1):.0f}%"
+        rows.append((name, base[1] if base else "-", head[1] if head else "-",
+                     ratio, target, verdict))
+
+    def attempt(fn):
+        try:
+            fn()
+        except (Missing, OSError) as e:
+            missing.append(str(e))
+
+    full = {k: os.path.join(d, f"boot-{k}-1.log") for k in ("base", "head")}
+
+    def reg():
+        bp = registrations(full["base"], "plain")
+        hp = registrations(full["head"], "plain")
+        hs = registrations(full["head"], "sysdev")
+        tot = lambda rs: [(a + b) for a, b in rs]
+        n = re.search(r"count=(\d+)", open(full["head"], errors="replace").read()).group(1)
+        row(f"register+unregister {n} plain devices (floor), base vs head",
+            fmt(tot(bp), 1e-6, "ms"), fmt(tot(hp), 1e-6, "ms"), "<= 1.10", 1.10)
+        row(f"register+unregister {n}: system devices (head) vs plain devices (head, same boot)",
+            fmt(tot(hp), 1e-6, "ms"), fmt(tot(hs), 1e-6, "ms"), "<= 1.10", 1.10)
+        row("  of which register, system vs plain (head)",
+            fmt([a for a, _ in hp], 1e-6, "ms"), fmt([a for a, _ in hs], 1e-6, "ms"), "", None)
+        row("  of which unregister, system vs plain (head)",
+            fmt([b for _, b in hp], 1e-6, "ms"), fmt([b for _, b in hs], 1e-6, "ms"), "", None)
+    attempt(reg)
+
+    def size():
+        extra = sizeof_extra(full["head"])
+        rows.append(("sizeof(struct sys_device) - sizeof(struct device)", "-",
+                     f"{extra} bytes", "", "<= 16 bytes",
+                     "ok" if extra <= 16 else f"MISSED by {extra - 16} bytes"))
+    attempt(size)
+
+    def static():
+        sizes = {}
+        with open(os.path.join(d, "sizes.txt")) as f:
+            for line in f:
+                p = line.split()
+                if len(p) == 4:
+                    sizes[p[0]] = (int(p[1]), int(p[2]))
+        if "sysdev.o" not in sizes:
+            raise Missing("sizes.txt: no sysdev.o line")
+        t, dt = sizes["sysdev.o"]
+        rows.append(("drivers/base/sysdev.o text+data", "-", f"{t + dt} bytes ({t}+{dt})",
+                     "", "", "info"))
+        if "vmlinux-base" in sizes and "vmlinux-head" in sizes:
+            b, h = (sum(sizes["vmlinux-" + k]) for k in ("base", "head"))
+            row("vmlinux text+data", (b, f"{b} bytes"), (h, f"{h} bytes (+{h - b})"), "", None)
+        with open(os.path.join(d, "bloat-o-meter.txt")) as f:
+            m = re.search(r"Total: Before=(\d+), After=(\d+)", f.read())
+        if not m:
+            raise Missing("bloat-o-meter.txt: no Total line")
+        b, h = int(m.group(1)), int(m.group(2))
+        row("bloat-o-meter symbol total (base vmlinux vs head vmlinux)",
+            (b, f"{b} bytes"), (h, f"{h} bytes ({h - b:+d})"), "", None)
+    attempt(static)
+
+    for phase, name in (("core", "pm_test=core suspend cycle, delay 0"),
+                        ("mem", "suspend-to-RAM cycle, RTC wake (entry to exit)")):
+        def sus(phase=phase, name=name):
+            res = {}
+            for k in ("base", "head"):
+                c = suspend_cycles(full[k], phase)
+                want = wanted_cycles(full[k])
+                if want is not None and len(c) != want:
+                    raise Missing(f"boot-{k}-1.log: {len(c)} of {want} '{phase}' cycles timed")
+                res[k] = fmt(c, 1e3, "ms")
+            row(name, res["base"], res["head"], "<= 1.05", 1.05)
+        attempt(sus)
+
+    def boot():
+        res = {}
+        for k in ("base", "head"):
+            logs = sorted(glob.glob(os.path.join(d, f"boot-{k}-*.log")))
+            if not logs:
+                raise Missing(f"no boot-{k}-N.log")
+            res[k] = fmt([boot_time(p) for p in logs], 1e3, "ms", 0)
+        row("kernel start to 'Run /init'", res["base"], res["head"], "<= 1.02", 1.02)
+    attempt(boot)
+
+    print("| figure | base | head | ratio | target | verdict |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    try:
+        with open(os.path.join(d, "load.txt")) as f:
+            loads = [float(l.split("loadavg ")[1].split()[0]) for l in f if "loadavg " in l]
+        if loads:
+            print(f"\nhost load (1-min average) during the boots: {min(loads):.1f}-{max(loads):.1f} "
+                  f"on {os.cpu_count()} CPUs")
+    except OSError:
+        pass
+    missed = [r for r in rows if r[5].startswith("MISSED")]
+    for m in missing:
+        print(f"MISSING FIGURE: {m}")
+    if missing:
+        print(f"perf: {len(missing)} figure(s) missing: the table is incomplete")
+        return 2
+    if missed:
+        print(f"perf: {len(missed)} target(s) missed: " + "; ".join(r[0].strip() for r in missed))
+        return 1
+    print("perf: every target met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+# Hibernation and the system device callbacks, with the test classes of
+# CONFIG_SYSDEV_PM_TEST:
+#  1. pm_test=processors: the transition stops before the system devices,
+#     so no test class callback may run.
+#  2. pm_test=core: save and suspend with state=freeze (create_image()),
+#     then resume and restore, 48 lines in order.
+#  3. mode test_resume, if there is a RAM disk to swap to
+#     (CONFIG_BLK_DEV_RAM): a real image is written to /dev/ram0, read
+#     back and jumped into.  The guest's log then only holds the snapshot's
+#     lines (state=freeze) and those of the restored image (resume,
+#     restore); the lines between them (resume and restore after the
+#     snapshot, save and suspend with state=quiesce in
+#     resume_target_kernel()) only reach the console: the host judges them
+#     (ci/tests/reliability.sh, judge_hibernate_console) between the lines
+#     "SYSDEV-INFO hibernate test_resume begin" and this check's result.
+# After each: the write returned 0 and the CPUs on-line came back.
+# Boot with "pm_debug_messages initcall_debug".
+# Not in the gate (a hibernation costs TCG time): ci/tests/reliability.sh.
+#
+# Host self-test of the judge: sh hibernate.sh --judge LABEL KIND DMESG-FILE
+# (KIND: none, core or test_resume).
+CHECKS_DIR=${CHECKS_DIR:-/checks}
+CHECK=hibernate
+. "$CHECKS_DIR/lib.sh"
+T=${TMPDIR:-/tmp}/hibernate.$$
+mkdir -p "$T"
+
+expected() {
+	for op in save suspend; do
+		for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
+			for w in global driver class; do echo "$op $d $w"; done
+		done
+	done
+	for op in resume restore; do
+		for d in pmtest_a0 pmtest_a1 pmtest_b0 pmtest_b1; do
+			for w in class driver global; do echo "$op $d $w"; done
+		done
+	done
+}
+expected > "$T/expected"
+
+# judge LABEL KIND FILE: the kernel log of one transition.
+judge() {
+	sed -n -E 's/.*sysdev_pm_test: ((save|suspend|resume|restore) .*)/\1/p' "$3" |
+		tr -d '\r' > "$T/raw"
+	sed 's/ state=.*//' "$T/raw" > "$T/got"
+	if [ "$2" = none ]; then
+		if [ -s "$T/got" ]; then
+			fail "$1: $(wc -l < "$T/got") test class callbacks ran, want none: $(head -n 1 "$T/raw")"
+			return 1
+		fi
+		return 0
+	fi
+	if ! cmp -s "$T/expected" "$T/got"; then
+		fail "$1: test class callbacks missing, repeated or out of order ($(wc -l < "$T/got") lines, want 48): $(diff "$T/expected" "$T/got" | grep '^[-+][a-z]' | head -n 3 | tr '\n' ' ')"
+		return 1
+	fi
+	bad=$(grep ' state=' "$T/raw" | grep -v ' state=freeze$' | head -n 1)
+	if [ -n "$bad" ]; then
+		fail "$1: wrong state, expected freeze: $bad"
+		return 1
+	fi
+	if [ "$2" = test_resume ] && ! grep -q "Hibernation image restored successfully" "$3"; then
+		fail "$1: no 'Hibernation image restored successfully': the image was not restored"
+		return 1
+	fi
+	if [ "$2" = core ] && grep -q "Hibernation image restored successfully" "$3"; then
+		fail "$1: 'Hibernation image restored successfully' with pm_test=core"
+		return 1
+	fi
+	return 0
+}
+
+if [ "${1:-}" = "--judge" ]; then
+	judge "$2" "$3" "$4" && pass "$2: as expected for $3"
+	rm -rf "$T"
+	exit $FAILED
+fi
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# hibernate LABEL KIND: one "echo disk > /sys/power/state"
+hibernate() {
+	dmesg -c > /dev/null
+	cpus0=$(cat /sys/devices/system/cpu/online)
+	u0=$(uptime_s)
+	if ! echo disk > /sys/power/state; then
+		fail "$1: writing disk to /sys/power/state failed"
+		dmesg | grep -iE "fail|error|abort" | tail -n 3
+		return 1
+	fi
+	u1=$(uptime_s)
+	cpus1=$(cat /sys/devices/system/cpu/online)
+	dmesg > "$T/log"
+	info "$1: $(awk -v a="$u0" -v b="$u1" 'BEGIN { printf "%.2f", b - a }')s cpus=$cpus1"
+	judge "$1" "$2" "$T/log" || return 1
+	[ "$cpus1" = "$cpus0" ] || { fail "$1: CPUs on-line $cpus0 before, $cpus1 after"; return 1; }
+	case $2 in
+	none) pass "$1: no system device callback" ;;
+	*) pass "$1: 48 callbacks in order, state=freeze" ;;
+	esac
+}
+
+if ! grep -qw disk /sys/power/state; then
+	skip "no disk in /sys/power/state (CONFIG_HIBERNATION)"
+	exit 0
+fi
+[ -d /sys/devices/system/pmtest_a ] || { fail "no test classes (CONFIG_SYSDEV_PM_TEST is not set)"; exit 0; }
+grep -qw core /sys/power/pm_test || { fail "no pm_test=core (CONFIG_PM_DEBUG)"; exit 0; }
+echo 1 > /sys/power/pm_debug_messages
+
+echo processors > /sys/power/pm_test
+hibernate "pm_test=processors" none
+echo core > /sys/power/pm_test
+hibernate "pm_test=core" core
+echo none > /sys/power/pm_test
+
+if [ ! -b /dev/ram0 ]; then
+	skip "test_resume: no /dev/ram0 to swap to (CONFIG_BLK_DEV_RAM)"
+elif ! grep -qw test_resume /sys/power/disk; then
+	skip "test_resume: not in /sys/power/disk: $(cat /sys/power/disk)"
+else
+	mkswap /dev/ram0 > /dev/null && swapon /dev/ram0 ||
+		{ fail "test_resume: mkswap/swapon /dev/ram0 failed"; exit 0; }
+	cat /sys/block/ram0/dev > /sys/power/resume
+	echo test_resume > /sys/power/disk
+	info "test_resume begin"
+	hibernate "test_resume" test_resume
+	info "test_resume end"
+	swapoff /dev/ram0
+fi
+rm -rf "$T"
+exit 0

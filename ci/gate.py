@@ -481,7 +481,8 @@ class Gate:
 
     def check_boot(self, p):
         col = "boot"
-        if self.results_cached.get((p.name[:4], col)):
+        if self.results_cached.get((p.name[:4], col)) and \
+                self.results_cached.get((p.name[:4], "abi")):
             return
         if self.built_at.get("x86_64") != p.commit:
             rc, out = self.build("x86_64")
@@ -520,6 +521,71 @@ class Gate:
             kunit = [l for l in out.splitlines() if "kunit:" in l]
             self.store(p, col, "pass", "%s; %s" % (",".join(run_checks),
                        kunit[0].split("Testing complete. ")[-1] if kunit else ""), out)
+        self.check_abi(p, log)
+
+    # The user ABI: what the guest check "abi" dumps of /sys/devices/system
+    # and /sys/bus at patch k, against the unpatched kernel.
+    ABI_BASE_BUILD = Path(E["SYSDEV_CACHE"]) / "base/build"   # lib.sh's BASE_BUILD_ROOT
+    ABI_BASE_IMAGE = ABI_BASE_BUILD / "x86_64/arch/x86/boot/bzImage"
+    abi_build_base = True   # a driver testing check_abi may turn it off
+    abi_base = None         # (snapshot path or None, detail, log)
+
+    def check_abi(self, p, console):
+        """Column abi: nothing under /sys/devices/system or /sys/bus of the
+        unpatched kernel is removed or changed at patch k (type, mode, link
+        target, content; qemu/checks/abi.sh lists the volatile files), and
+        additions are only those of qemu/abi-allowed.txt.  The snapshot of
+        the base kernel is made once per run (the base image built, then
+        booted with the check abi) and cached by the hash of the image and
+        of the guest check."""
+        tool = [sys.executable, str(TOP / "qemu/abi-snapshot.py")]
+        if self.abi_base is None:
+            rc, log = 0, ""
+            if self.abi_build_base:
+                rc, log = run(["bash", str(TOP / "scripts/build-kernel.sh"), "-q",
+                               "x86_64"], env=dict(E, KSRC=str(BASE_KSRC),
+                               BUILD_ROOT=str(self.ABI_BASE_BUILD)))
+            if rc != 0 or not self.ABI_BASE_IMAGE.exists():
+                self.abi_base = (None, "the base kernel %s does not build"
+                                 % self.ABI_BASE_IMAGE, log)
+            else:
+                h = hashlib.sha256(self.ABI_BASE_IMAGE.read_bytes())
+                h.update((TOP / "qemu/checks/abi.sh").read_bytes())
+                snap = CACHE / ("abi-base-%s.snap" % h.hexdigest()[:32])
+                if snap.exists():
+                    self.abi_base = (snap, "cached", log)
+                else:
+                    blog = self.logdir / "abi-base.console"
+                    rc, out = run(["bash", str(TOP / "qemu/boot.sh"), "-c", "abi",
+                                   "-a", "pm_debug_messages initcall_debug",
+                                   "-o", str(blog), str(self.ABI_BASE_IMAGE)])
+                    rc2, text = run(tool + ["extract", str(blog)])
+                    if rc == 0 and rc2 == 0:
+                        snap.write_text(text)
+                        self.abi_base = (snap, "booted", log + out)
+                    else:
+                        self.abi_base = (None, "the base kernel's boot gave no "
+                                         "snapshot: " + (text.strip() if rc2 else
+                                                         "boot failed"), log + out)
+        base, how, blog = self.abi_base
+        if base is None:
+            self.store(p, "abi", "fail", "base snapshot: " + how, blog)
+            return
+        rc, text = run(tool + ["extract", str(console)])
+        if rc != 0:
+            self.store(p, "abi", "fail", "no snapshot in the console log: "
+                       + text.strip().splitlines()[-1].split("error: ", 1)[-1], text)
+            return
+        head = self.logdir / ("%s.abi.snap" % p.name[:4])
+        head.write_text(text)
+        rc, out = run(tool + ["compare", str(base), str(head), "--allow",
+                              str(TOP / "qemu/abi-allowed.txt")])
+        last = out.strip().splitlines()[-1] if out.strip() else "compare failed"
+        log = "base: %s (%s)\nhead: %s\n\n%s" % (base, how, head, out)
+        if rc != 0:
+            self.store(p, "abi", "fail", last.split("first: ", 1)[-1], log)
+        else:
+            self.store(p, "abi", "pass", last.split("abi: ", 1)[-1], log)
 
     # -- the series --------------------------------------------------------
     def series_checks(self, patches):
@@ -619,7 +685,7 @@ class Gate:
             configs = a.configs if "build" in want else []
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
-                cols = ["build:" + n for n in configs] + (["boot"] if "boot" in want else [])
+                cols = ["build:" + n for n in configs] + (["boot", "abi"] if "boot" in want else [])
                 for col in cols:
                     if (p.name[:4], col) not in self.results_cached:
                         self.results_cached[(p.name[:4], col)] = self.cached(p, col)

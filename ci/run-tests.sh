@@ -13,6 +13,7 @@ mkdir -p "$TLOG"
 ALL_TESTS=()
 . "$TOP/ci/tests/lib.sh"
 . "$TOP/ci/tests/workbench.sh"
+. "$TOP/ci/tests/abi.sh"
 . "$TOP/ci/tests/gate.sh"
 
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${ALL_TESTS[@]}"; exit 0; fi

@@ -21,6 +21,13 @@ patch k (commit c_k, parent c_k-1) it runs:
   boot        the x86_64 test kernel at c_k boots in QEMU and passes the
               guest checks that apply to it (qemu/checks/*.sh with a
               "# gate:" line), KUnit included
+  abi         the /sys/devices/system and /sys/bus snapshot of that boot
+              equals the unpatched kernel's, but for the additions of
+              qemu/abi-allowed.txt (qemu/abi-snapshot.py)
+  cross       the touched C files that no configuration above built
+              (other architectures, options the small configs leave out)
+              build W=1 in full defconfigs with Debian's cross compilers
+              (ci/cross-build.py), without more warnings than at c_k-1
 
 and for the series: cover letter, at most 15 patches, new files covered by
 MAINTAINERS-notes.md and by MAINTAINERS, outgoing/ regenerates byte for
@@ -587,6 +594,55 @@ class Gate:
         else:
             self.store(p, "abi", "pass", last.split("abi: ", 1)[-1], log)
 
+    # -- other architectures -------------------------------------------------
+    def check_cross(self, p, configs):
+        """Column cross: the touched C files that no native configuration
+        built (files of other architectures, code behind options the small
+        configs leave out) compile, W=1, in the defconfigs of
+        ci/cross-build.py, without more warnings than at the parent.  Not
+        applicable to a patch whose C files all built natively."""
+        col = "cross"
+        if self.results_cached.get((p.name[:4], col)) or self.cached(p, col):
+            return
+        files = [f for f in p.c_files()
+                 if (KSRC / f).exists() and not any(
+                     (self.objdir(n) / (f[:-2] + ".o")).exists() for n in configs)]
+        if not files:
+            return
+        tool = [sys.executable, str(TOP / "ci/cross-build.py")]
+        rc, out = run(tool + files)
+        after = [l for l in out.splitlines() if l.startswith("WARNING ")]
+        built = [l for l in out.splitlines() if l.endswith(": built")]
+        unbuilt = [f for f in files
+                   if not any(l.endswith(" %s: built" % f) for l in built)]
+        if rc != 0:
+            failed = [l for l in out.splitlines() if l.startswith("FAILED")]
+            self.store(p, col, "fail", failed[0] if failed else "cross build failed", out)
+            return
+        before, bout = [], ""
+        if after:
+            git("checkout", "-q", "--detach", p.parent)
+            try:
+                _, bout = run(tool + [f for f in files if (KSRC / f).exists()])
+            finally:
+                git("checkout", "-q", "--detach", p.commit)
+            before = [l for l in bout.splitlines() if l.startswith("WARNING ")]
+        new = [w for w in after if w not in before]
+        log = "== files: %s\n== warnings before (%d):\n%s\n== after (%d):\n%s\n" \
+              "== build:\n%s\n== parent build:\n%s" % (
+                  " ".join(files), len(before), "\n".join(before), len(after),
+                  "\n".join(after), out, bout)
+        if len(after) > len(before):
+            self.store(p, col, "fail", "warnings %d -> %d: %s" % (
+                len(before), len(after), new[0] if new else ""), log)
+        elif unbuilt:
+            self.store(p, col, "fail", "built by no configuration: "
+                       + ", ".join(unbuilt), log)
+        else:
+            self.store(p, col, "pass", "%d file builds on %s, warnings %d -> %d" % (
+                len(built), ",".join(sorted({l.split()[0] for l in built})) or "-",
+                len(before), len(after)), log)
+
     # -- the series --------------------------------------------------------
     def series_checks(self, patches):
         row = "series"
@@ -685,7 +741,8 @@ class Gate:
             configs = a.configs if "build" in want else []
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
-                cols = ["build:" + n for n in configs] + (["boot", "abi"] if "boot" in want else [])
+                cols = ["build:" + n for n in configs] + (["boot", "abi"] if "boot" in want else []) \
+                    + (["cross"] if "cross" in want else [])
                 for col in cols:
                     if (p.name[:4], col) not in self.results_cached:
                         self.results_cached[(p.name[:4], col)] = self.cached(p, col)
@@ -702,6 +759,8 @@ class Gate:
                     self.check_builds(p, nxt, configs)
                 if "boot" in want:
                     self.check_boot(p)
+                if "cross" in want:
+                    self.check_cross(p, configs)
             if "series" in want:
                 self.series_checks(patches)
         finally:
@@ -754,7 +813,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--configs", default=",".join(CONFIGS),
                     help="build configurations (default: %(default)s)")
-    ap.add_argument("--checks", default="message,checkpatch,inline,kerneldoc,rst,cocci,build,boot,series",
+    ap.add_argument("--checks", default="message,checkpatch,inline,kerneldoc,rst,cocci,build,boot,cross,series",
                     help="checks to run (default: %(default)s)")
     ap.add_argument("--only", default=None,
                     help="comma-separated patch numbers to check (default: all)")

@@ -3,7 +3,7 @@
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
 	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
-	gate_catches_boot_break maintainers_notes)
+	gate_catches_boot_break gate_catches_cross_break maintainers_notes)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -104,6 +104,14 @@ test_gate_catches_boot_break() {
 	selftest_series boot drivers/base/syscore.c "driver core: panic at boot" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nstatic int __init gate_selftest_panic(void)\n{\n\tpanic(\"gate selftest: boot is broken\");\n}\nlate_initcall(gate_selftest_panic);\n")'
 	run_selftest boot "boot: panic: .*gate selftest: boot is broken" --checks boot
+}
+
+# A file of another architecture that no longer compiles: only the
+# cross-compile check sees it.
+test_gate_catches_cross_break() {
+	selftest_series cross arch/powerpc/kernel/sysfs.c "powerpc: break the build" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#error \"gate selftest: powerpc is broken\"\n")'
+	run_selftest cross "cross: FAILED powerpc .*arch/powerpc/kernel/sysfs.o" --checks cross
 }
 
 test_maintainers_notes() {

@@ -41,7 +41,7 @@ ARCHES = {
                 "gcc-sparc64-linux-gnu"),
 }
 
-EXTRA = {"x86_64": ["CRYPTO_SHA256", "X86_SGX"]}
+EXTRA = {"x86_64": ["CRYPTO_SHA256", "HYPERVISOR_GUEST", "X86_X2APIC", "X86_SGX"]}
 GENERIC = ["x86_64", "arm64"]
 
 KSRC = Path(os.environ["KSRC"])
@@ -54,9 +54,9 @@ def make(arch, objdir, *targets):
     cmd = ["make", "-s", "-C", str(KSRC), "O=" + str(objdir), "ARCH=" + karch,
            "CROSS_COMPILE=" + cross, "CC=ccache %sgcc" % cross,
            "-j" + JOBS] + list(targets)
-    env = dict(os.environ, CCACHE_BASEDIR=str(KSRC.parent),
-               KBUILD_BUILD_TIMESTAMP="sysdev", KBUILD_BUILD_USER="sysdev",
-               KBUILD_BUILD_HOST="sysdev")
+    # as scripts/build-kernel.sh does, so that the trees share ccache hits
+    env = dict(os.environ, CCACHE_NOHASHDIR="1", CCACHE_BASEDIR=os.environ.get(
+        "SYSDEV_CACHE", str(KSRC.parent)))
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, errors="replace")
     return p.returncode, p.stdout

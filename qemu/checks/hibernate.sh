@@ -4,21 +4,18 @@
 #     so no test class callback may run.
 #  2. pm_test=core: save and suspend with state=freeze (create_image()),
 #     then resume and restore, 48 lines in order.
-#  3. mode test_resume, if there is a RAM disk to swap to
-#     (CONFIG_BLK_DEV_RAM): a real image is written to /dev/ram0, read
-#     back and jumped into.  The guest's log then only holds the snapshot's
-#     lines (state=freeze) and those of the restored image (resume,
-#     restore); the lines between them (resume and restore after the
-#     snapshot, save and suspend with state=quiesce in
-#     resume_target_kernel()) only reach the console: the host judges them
-#     (ci/tests/reliability.sh, judge_hibernate_console) between the lines
-#     "SYSDEV-INFO hibernate test_resume begin" and this check's result.
+# A real image (mode test_resume, swap on a RAM disk) is not tried: on this
+# 6.1 tree "echo disk > /sys/power/state" then fails with EBUSY after writing
+# the image, because swsusp_check() opens the swap device exclusively
+# (upstream fixed that later: "PM: hibernate: Do not get block device
+# exclusively in test_resume mode"), and the guest hung afterwards.  So
+# PMSG_QUIESCE (resume_target_kernel()) is not covered here.
 # After each: the write returned 0 and the CPUs on-line came back.
 # Boot with "pm_debug_messages initcall_debug".
 # Not in the gate (a hibernation costs TCG time): ci/tests/reliability.sh.
 #
 # Host self-test of the judge: sh hibernate.sh --judge LABEL KIND DMESG-FILE
-# (KIND: none, core or test_resume).
+# (KIND: none or core).
 CHECKS_DIR=${CHECKS_DIR:-/checks}
 CHECK=hibernate
 . "$CHECKS_DIR/lib.sh"
@@ -60,14 +57,8 @@ judge() {
 		fail "$1: wrong state, expected freeze: $bad"
 		return 1
 	fi
-	if [ "$2" = test_resume ] && ! grep -q "Hibernation image restored successfully" "$3"; then
-		fail "$1: no 'Hibernation image restored successfully': the image was not restored"
-		return 1
-	fi
-	if [ "$2" = core ] && grep -q "Hibernation image restored successfully" "$3"; then
-		fail "$1: 'Hibernation image restored successfully' with pm_test=core"
-		return 1
-	fi
+	# (6.1 prints "Hibernation image restored successfully" and resumes
+	# the devices with PMSG_RESTORE after pm_test=core too: no check.)
 	return 0
 }
 
@@ -115,19 +106,5 @@ echo core > /sys/power/pm_test
 hibernate "pm_test=core" core
 echo none > /sys/power/pm_test
 
-if [ ! -b /dev/ram0 ]; then
-	skip "test_resume: no /dev/ram0 to swap to (CONFIG_BLK_DEV_RAM)"
-elif ! grep -qw test_resume /sys/power/disk; then
-	skip "test_resume: not in /sys/power/disk: $(cat /sys/power/disk)"
-else
-	mkswap /dev/ram0 > /dev/null && swapon /dev/ram0 ||
-		{ fail "test_resume: mkswap/swapon /dev/ram0 failed"; exit 0; }
-	cat /sys/block/ram0/dev > /sys/power/resume
-	echo test_resume > /sys/power/disk
-	info "test_resume begin"
-	hibernate "test_resume" test_resume
-	info "test_resume end"
-	swapoff /dev/ram0
-fi
 rm -rf "$T"
 exit 0

@@ -1,0 +1,105 @@
+# Reliability of the series at its head: repeated power transitions,
+# hibernation, reboot, and a boot of the debug kernel (KASAN, kmemleak,
+# debugobjects, delayed kobject release, lockdep).  Sourced by run-tests.sh.
+#
+# Two boots only, to keep the suite short:
+#   reliability_stress  the test kernel: checks stress (10 suspend-to-RAM +
+#                       20 pm_test=core cycles) and hibernate, ending with a
+#                       reboot instead of a power off (sysdev_end=reboot)
+#   reliability_debug   ci/configs/debug.config: KUnit, sysdev-pm, suspend,
+#                       hibernate and kmemleak, ending with a power off
+# and reliability_judges, the cheap self-tests: every judge these tests
+# rely on must reject a log with one defect.
+
+ALL_TESTS+=(reliability_judges reliability_stress reliability_debug)
+
+REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
+DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
+
+# Per-cycle times of a console log, for the record.
+rel_times() {
+	grep -a "^SYSDEV-INFO \(stress\|hibernate\) " "$1" | tr -d '\r' || true
+	grep -a "^SYSDEV-CHECK \(stress\|hibernate\|kmemleak\) " "$1" | tr -d '\r' || true
+}
+
+test_reliability_judges() {
+	local tmp cdir=$TOP/qemu/checks good
+	tmp=$(mktemp -d)
+	# Guest judges, run on the host by busybox: a good cycle, then defects.
+	gj() { # SCRIPT ARGS...
+		local s=$1; shift
+		CHECKS_DIR=$cdir TMPDIR=$tmp busybox sh "$cdir/$s.sh" --judge "$@"
+	}
+	good=$REL_FIXTURES/s3-cycle.dmesg
+	gj stress s3 s3 "$good" || fail "stress: a good suspend-to-RAM cycle was rejected"
+	gj stress core core "$REL_FIXTURES/core-cycle.dmesg" || fail "stress: a good pm_test=core cycle was rejected"
+	sed '/sysdev_pm_test: resume pmtest_b0 driver/d' "$good" > "$tmp/missing"
+	expect_fail stress_missing "FAIL .*missing, repeated or out of order \(47 lines" gj stress s3 s3 "$tmp/missing"
+	sed '/sysdev_pm_test: save pmtest_a1 class/p' "$good" > "$tmp/twice"
+	expect_fail stress_twice "FAIL .*\(49 lines" gj stress s3 s3 "$tmp/twice"
+	sed 's/sysdev_pm_test: suspend pmtest_a0 driver state=suspend/sysdev_pm_test: suspend pmtest_a0 driver state=freeze/' "$good" > "$tmp/state"
+	expect_fail stress_state "FAIL .*wrong state, expected suspend: suspend pmtest_a0 driver state=freeze" gj stress s3 s3 "$tmp/state"
+	sed 's/resume pmtest_a0 class/resume pmtest_a0 XX/; s/resume pmtest_a1 class/resume pmtest_a0 class/; s/resume pmtest_a0 XX/resume pmtest_a1 class/' "$good" > "$tmp/order"
+	expect_fail stress_order "FAIL .*out of order" gj stress s3 s3 "$tmp/order"
+	sed '/Low-level resume complete/d' "$good" > "$tmp/nosleep"
+	expect_fail stress_no_sleep "FAIL .*did not sleep" gj stress s3 s3 "$tmp/nosleep"
+	expect_fail stress_core_slept "FAIL .*Low-level resume complete' with pm_test=core" gj stress core core "$good"
+	# hibernate: pm_test=processors must see no callback, core 48 with freeze
+	gj hibernate none none "$REL_FIXTURES/hib-processors.dmesg" || fail "hibernate: a good pm_test=processors log was rejected"
+	gj hibernate core core "$REL_FIXTURES/hib-core.dmesg" || fail "hibernate: a good pm_test=core log was rejected"
+	expect_fail hib_none "FAIL .*48 test class callbacks ran, want none" gj hibernate none none "$REL_FIXTURES/hib-core.dmesg"
+	expect_fail hib_state "FAIL .*wrong state, expected freeze: save pmtest_b1 global state=suspend" gj hibernate core core "$good"
+	sed '/sysdev_pm_test: restore pmtest_b1 global/d' "$REL_FIXTURES/hib-core.dmesg" > "$tmp/hmissing"
+	expect_fail hib_missing "FAIL .*\(47 lines" gj hibernate core core "$tmp/hmissing"
+	# kmemleak: a report naming the series' code fails, others do not
+	gj kmemleak "$REL_FIXTURES/kmemleak-other.txt" || fail "kmemleak: a report outside the series was blamed on it"
+	expect_fail kmemleak_ours "FAIL 1 of 2 leak reports name the system device code" gj kmemleak "$REL_FIXTURES/kmemleak-sysdev.txt"
+	# Reboot: the power off order judge on a log that restarts.
+	good=$REL_FIXTURES/reboot.console
+	bash "$TOP/qemu/check-log.sh" -S -c stress -x "reboot: Restarting system" "$good" ||
+		fail "the good reboot log was rejected"
+	sed '/reboot: Restarting system/d' "$good" > "$tmp/r1"
+	expect_fail reboot_missing "expected log line missing: reboot: Restarting" \
+		bash "$TOP/qemu/check-log.sh" -S -c stress -x "reboot: Restarting system" "$tmp/r1"
+	sed '/sysdev_pm_test: shutdown pmtest_a1 driver/p' "$good" > "$tmp/r2"
+	expect_fail reboot_twice "test classes shut down out of order" \
+		bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r2"
+	sed '/^SYSDEV-CHECK stress PASS 10 suspend/d' "$good" > "$tmp/r3"
+	sed -i 's/^SYSDEV-CHECK stress PASS 20 pm_test=core.*/SYSDEV-CHECK stress FAIL core cycle 7: test class callbacks missing/' "$tmp/r3"
+	expect_fail stress_cycle_failed "check stress: core cycle 7" \
+		bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r3"
+	# A splat of the debug options in the middle of a cycle.
+	sed '/^SYSDEV-INFO stress core cycle 3/i [   50.0] BUG: KASAN: use-after-free in sysdev_walk_up+0x1/0x2' "$good" > "$tmp/r4"
+	expect_fail kasan "kernel splat: .*KASAN: use-after-free" bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r4"
+	sed '/^SYSDEV-INFO stress core cycle 3/i [   50.0] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' "$good" > "$tmp/r5"
+	expect_fail kmemleak_log "kernel splat: .*kmemleak: 2 new suspected" bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r5"
+	rm -rf "$tmp"
+}
+
+# The test kernel at the head: stress and hibernate, then a reboot whose
+# shutdown callbacks must run once each, after the devices, in order.
+test_reliability_stress() {
+	local log=$TLOG/reliability_stress.console s=$SECONDS x=()
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
+		for w in global driver class; do x+=(-x "sysdev_pm_test: shutdown $d $w"); done
+	done
+	bash "$TOP/qemu/boot.sh" -S -t 1200 -c stress,hibernate \
+		-a "pm_debug_messages initcall_debug sysdev_end=reboot" \
+		-x "reboot: Restarting system" "${x[@]}" -o "$log" "$HEAD_IMAGE"
+	rel_times "$log"
+	echo "reliability_stress: boot took $((SECONDS - s))s"
+}
+
+# The debug kernel: KUnit, the power transitions and kmemleak; any KASAN,
+# kmemleak, debugobjects, kobject or lockdep report fails the log judge.
+test_reliability_debug() {
+	local log=$TLOG/reliability_debug.console s=$SECONDS
+	bash "$TOP/scripts/build-kernel.sh" -q debug
+	echo "reliability_debug: build (incremental) took $((SECONDS - s))s"
+	s=$SECONDS
+	bash "$TOP/qemu/boot.sh" -k -S -t 2400 -c boot,sysdev-pm,suspend,hibernate,kmemleak \
+		-a "pm_debug_messages initcall_debug" -o "$log" "$DEBUG_IMAGE"
+	rel_times "$log"
+	echo "reliability_debug: boot took $((SECONDS - s))s"
+}

@@ -34,7 +34,8 @@ MAINTAINERS-notes.md and by MAINTAINERS, outgoing/ regenerates byte for
 byte, and git send-email --dry-run sends one message per file.
 
 A passing result is cached under a key made of the commits, the check and
-every file of ci/, qemu/ and scripts/, so an unchanged series is re-judged
+the tracked files of ci/, qemu/ and scripts/ (but the suite's tests and
+benchmarks), so an unchanged series is re-judged
 in minutes; a failure is always run again.  The report is a table, one row
 per patch, written to $LOG_ROOT/gate/report.md; each cell points at its log.
 """
@@ -88,12 +89,21 @@ def git(*args, cwd=KSRC):
 
 
 def tooling_hash():
+    """The hash of the tooling the verdicts depend on: the files git tracks
+    under ci/, qemu/ and scripts/, as they are in the work tree, but the
+    suite's own tests (ci/tests/) and the benchmarks (ci/perf/), which the
+    gate never runs.  Untracked files (editor backups, __pycache__) do not
+    count, so a clean clone hashes like the work tree it was pushed from."""
     h = hashlib.sha256()
-    for d in ("ci", "qemu", "scripts"):
-        for f in sorted((TOP / d).rglob("*")):
-            if f.is_file():
-                h.update(str(f.relative_to(TOP)).encode())
-                h.update(f.read_bytes())
+    files = subprocess.run(["git", "-C", str(TOP), "ls-files", "-z", "ci",
+                            "qemu", "scripts"], stdout=subprocess.PIPE,
+                           check=True).stdout.decode().split("\0")
+    for name in sorted(f for f in files if f):
+        if name.startswith(("ci/tests/", "ci/perf/")):
+            continue
+        f = TOP / name
+        h.update(name.encode())
+        h.update(f.read_bytes() if f.exists() else b"(deleted)")
     return h.hexdigest()
 
 

@@ -124,21 +124,26 @@ def main():
 
     full = {k: os.path.join(d, f"boot-{k}-1.log") for k in ("base", "head")}
 
+    tot = lambda rs: [(a + b) for a, b in rs]
+
     def reg():
-        bp = registrations(full["base"], "plain")
         hp = registrations(full["head"], "plain")
         hs = registrations(full["head"], "sysdev")
-        tot = lambda rs: [(a + b) for a, b in rs]
         n = re.search(r"count=(\d+)", open(full["head"], errors="replace").read()).group(1)
-        row(f"register+unregister {n} plain devices (floor), base vs head",
-            fmt(tot(bp), 1e-6, "ms"), fmt(tot(hp), 1e-6, "ms"), "<= 1.10", 1.10)
-        row(f"register+unregister {n}: system devices (head) vs plain devices (head, same boot)",
+        row(f"register+unregister {n}: system devices vs plain devices (head, same boot)",
             fmt(tot(hp), 1e-6, "ms"), fmt(tot(hs), 1e-6, "ms"), "<= 1.10", 1.10)
         row("  of which register, system vs plain (head)",
             fmt([a for a, _ in hp], 1e-6, "ms"), fmt([a for a, _ in hs], 1e-6, "ms"), "", None)
         row("  of which unregister, system vs plain (head)",
             fmt([b for _, b in hp], 1e-6, "ms"), fmt([b for _, b in hs], 1e-6, "ms"), "", None)
     attempt(reg)
+
+    def floor():
+        bp = registrations(full["base"], "plain")
+        hp = registrations(full["head"], "plain")
+        row("register+unregister plain devices (the floor), base vs head",
+            fmt(tot(bp), 1e-6, "ms"), fmt(tot(hp), 1e-6, "ms"), "<= 1.10", 1.10)
+    attempt(floor)
 
     def size():
         extra = sizeof_extra(full["head"])

@@ -23,6 +23,7 @@
 #include <linux/device.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #ifdef SYSDEV_PERF_HAVE_SYSDEV
@@ -33,9 +34,9 @@ static unsigned int count = 10000;
 module_param(count, uint, 0444);
 MODULE_PARM_DESC(count, "devices registered per round (default 10000)");
 
-static unsigned int reps = 5;
+static unsigned int reps = 3;
 module_param(reps, uint, 0444);
-MODULE_PARM_DESC(reps, "rounds of each kind (default 5)");
+MODULE_PARM_DESC(reps, "rounds of each kind (default 3)");
 
 static void perf_release(struct device *dev)
 {
@@ -70,10 +71,14 @@ static int perf_plain_round(struct device *devs, unsigned int rep)
 			put_device(dev);
 			break;
 		}
+		/* a non-preemptible kernel: no RCU stall in a long run */
+		cond_resched();
 	}
 	t1 = ktime_get_ns();
-	for (i = 0; i < done; i++)
+	for (i = 0; i < done; i++) {
 		device_unregister(&devs[i]);
+		cond_resched();
+	}
 	t2 = ktime_get_ns();
 	if (!error)
 		pr_info("SYSDEV-PERF plain rep=%u count=%u reg_ns=%llu unreg_ns=%llu\n",
@@ -106,10 +111,13 @@ static int perf_sysdev_round(struct sys_device *sysdevs, unsigned int rep)
 			put_device(&sysdev->dev);
 			break;
 		}
+		cond_resched();
 	}
 	t1 = ktime_get_ns();
-	for (i = 0; i < done; i++)
+	for (i = 0; i < done; i++) {
 		sys_device_unregister(&sysdevs[i]);
+		cond_resched();
+	}
 	t2 = ktime_get_ns();
 	if (!error)
 		pr_info("SYSDEV-PERF sysdev rep=%u count=%u reg_ns=%llu unreg_ns=%llu\n",

@@ -132,7 +132,7 @@ boot_one() { # KERNEL INDEX FULL
 			extra="perf_module=1 perf_module_args=reps=$reps perf_cycles=$cycles"
 	fi
 	echo "$k $i $(date -u +%H:%M:%S) loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
-	note "boot $i of $k ($([ "$full" = 1 ] && echo "module, $cycles+$cycles suspend cycles" || echo "boot only"))"
+	note "boot $i of $k: $extra"
 	set +e
 	timeout -k 5 "$timeout" qemu-system-x86_64 -M pc -accel tcg -no-reboot \
 		-display none -monitor none -serial "file:$log" -nic none \

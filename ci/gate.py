@@ -88,20 +88,42 @@ def git(*args, cwd=KSRC):
     return run(["git", "-C", str(cwd)] + list(args), check=True)[1].strip()
 
 
+def gate_config_files():
+    """The fragments the gate's configurations are made of, includes too."""
+    todo, used = list(CONFIGS), set()
+    while todo:
+        name = todo.pop()
+        for d in ("qemu", "ci/configs"):
+            f = TOP / d / (name + ".config")
+            if f.exists() and str(f.relative_to(TOP)) not in used:
+                used.add(str(f.relative_to(TOP)))
+                todo += re.findall(r"^# include:\s*(\S+)", f.read_text(), re.M)
+    return used
+
+
 def tooling_hash():
     """The hash of the tooling the verdicts depend on: the files git tracks
-    under ci/, qemu/ and scripts/, as they are in the work tree, but the
-    suite's own tests (ci/tests/) and the benchmarks (ci/perf/), which the
-    gate never runs.  Untracked files (editor backups, __pycache__) do not
-    count, so a clean clone hashes like the work tree it was pushed from."""
+    under ci/, qemu/ and scripts/, as they are in the work tree, but what
+    the gate never runs: the suite's own tests (ci/tests/), the benchmarks
+    (ci/perf/), guest checks without a "# gate:" line and the fragments of
+    configurations it does not build.  Untracked files (editor backups,
+    __pycache__) do not count, so a clean clone hashes like the work tree
+    it was pushed from."""
     h = hashlib.sha256()
     files = subprocess.run(["git", "-C", str(TOP), "ls-files", "-z", "ci",
                             "qemu", "scripts"], stdout=subprocess.PIPE,
                            check=True).stdout.decode().split("\0")
+    used = gate_config_files()
     for name in sorted(f for f in files if f):
+        f = TOP / name
         if name.startswith(("ci/tests/", "ci/perf/")):
             continue
-        f = TOP / name
+        # guest checks the gate never runs, configurations it never builds
+        if name.startswith("qemu/checks/") and name.endswith(".sh") and \
+                f.exists() and not re.search(r"^# gate:", f.read_text(), re.M):
+            continue
+        if name.endswith(".config") and name not in used:
+            continue
         h.update(name.encode())
         h.update(f.read_bytes() if f.exists() else b"(deleted)")
     return h.hexdigest()

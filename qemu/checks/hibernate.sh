@@ -22,19 +22,7 @@ CHECK=hibernate
 T=${TMPDIR:-/tmp}/hibernate.$$
 mkdir -p "$T"
 
-expected() {
-	for op in save suspend; do
-		for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
-			for w in global driver class; do echo "$op $d $w"; done
-		done
-	done
-	for op in resume restore; do
-		for d in pmtest_a0 pmtest_a1 pmtest_b0 pmtest_b1; do
-			for w in class driver global; do echo "$op $d $w"; done
-		done
-	done
-}
-expected > "$T/expected"
+pmtest_expected > "$T/expected"
 
 # judge LABEL KIND FILE: the kernel log of one transition.
 judge() {

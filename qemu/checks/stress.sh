@@ -21,21 +21,7 @@ rtc=/sys/class/rtc/rtc0
 T=${TMPDIR:-/tmp}/stress.$$
 mkdir -p "$T"
 
-# The 48 callback lines of one cycle: down, classes b then a, devices 1
-# then 0, global driver, class driver, class; up in exact reverse.
-expected() {
-	for op in save suspend; do
-		for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
-			for w in global driver class; do echo "$op $d $w"; done
-		done
-	done
-	for op in resume restore; do
-		for d in pmtest_a0 pmtest_a1 pmtest_b0 pmtest_b1; do
-			for w in class driver global; do echo "$op $d $w"; done
-		done
-	done
-}
-expected > "$T/expected"
+pmtest_expected > "$T/expected"
 
 # judge LABEL KIND FILE: the kernel log of one cycle (KIND s3 or core).
 judge() {

@@ -20,21 +20,7 @@ for d in pmtest_a/pmtest_a0 pmtest_a/pmtest_a1 pmtest_b/pmtest_b0 pmtest_b/pmtes
 	[ "${sub##*/}" = "${d%%/*}" ] || fail "$d: subsystem link is '$sub', expected .../bus/${d%%/*}"
 done
 
-# Down: classes b, a (reverse registration); devices 1, 0; global driver,
-# class driver, class.  Up: the exact reverse.
-expected() {
-	for op in save suspend; do
-		for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
-			for w in global driver class; do echo "$op $d $w"; done
-		done
-	done
-	for op in resume restore; do
-		for d in pmtest_a0 pmtest_a1 pmtest_b0 pmtest_b1; do
-			for w in class driver global; do echo "$op $d $w"; done
-		done
-	done
-}
-expected > /tmp/sdpm.expected
+pmtest_expected > /tmp/sdpm.expected
 
 # check_cycle NAME STATE: compare the test lines of dmesg with the expected
 # order, and the state of every save/suspend line with STATE.

@@ -155,7 +155,7 @@ test_abi_head() {
 	out=$(python3 "$ABI_TOOL" compare "$base" "$snap" --allow "$ABI_ALLOW")
 	echo "$out"
 	# The series' classes are there (else the allow-list is not exercised).
-	for c in lapic i8259 timer rtc pmtest_a pmtest_b; do
+	for c in lapic i8259 timer cmos_rtc pmtest_a pmtest_b; do
 		grep -q "^/sys/devices/system/$c/${c}0 d " "$snap" || { fail "no /sys/devices/system/$c/${c}0 in the head snapshot"; return 1; }
 	done
 }

@@ -1,10 +1,12 @@
-# x86 system devices of the series: lapic, i8259, timer, lapic_nmi, rtc.
+# x86 system devices of the series: lapic, i8259, timer, lapic_nmi, cmos_rtc.
 #
 # 1. Each converted class has its device, /sys/devices/system/<class>/
 #    <class>0, with a uevent file and a subsystem link to /sys/bus/<class>
 #    (the SUBSYSTEM of its uevents), exactly when the hardware condition
 #    of its commit holds; /sys/class/rtc/rtc0 is still the RTC class
-#    device.  A class whose conversion is not in this kernel is skipped,
+#    device and there is no bus rtc (a lookup of "rtc0" in the subsystem
+#    rtc, which tries /sys/bus/rtc/devices/ first, must still find it).
+#    A class whose conversion is not in this kernel is skipped,
 #    so the check runs at every patch of the series: its init function is
 #    not in /proc/kallsyms, or, for lapic, whose init_lapic_sysfs() is
 #    older than the series, lapic_suspend() ran from a syscore_ops in the
@@ -88,7 +90,7 @@ check_devices() {
 		check_dev lapic_nmi lapic_nmi_sysdev_init 0 "no NMI watchdog: $(grep -m1 -o 'NMI watchdog.*\|PMU not available[^.]*' /tmp/x86boot.dmesg | tr -d '\r')"
 	fi
 	if grep -q "^rtc_cmos" $rtc/name 2>/dev/null; then
-		check_dev rtc rtc_sysdev_init 1 "the CMOS RTC is $rtc"
+		check_dev cmos_rtc rtc_sysdev_init 1 "the CMOS RTC is $rtc"
 	else
 		skip "rtc: $rtc is not the CMOS RTC, no expectation"
 	fi
@@ -100,6 +102,11 @@ check_devices() {
 			fail "rtc: $rtc lost its RTC class attributes" ;;
 		*) fail "rtc: $rtc/subsystem -> $(readlink $rtc/subsystem)" ;;
 		esac
+	fi
+	if [ -e /sys/bus/rtc ]; then
+		fail "rtc: /sys/bus/rtc exists: (rtc, rtc0) would name $(ls /sys/bus/rtc/devices | tr '\n' ' ')before $rtc"
+	else
+		pass "rtc: no bus rtc next to the RTC class"
 	fi
 }
 

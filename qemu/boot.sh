@@ -12,11 +12,13 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-k] [-1] BZIMAGE
+usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-1] BZIMAGE
   -c CHECKS   comma-separated guest checks, qemu/checks/NAME.sh (default: boot)
   -o LOG      serial console log (default: \$LOG_ROOT/boot-<time>.log)
   -t SECONDS  hard timeout for the whole boot (default: 240)
   -a CMDLINE  extra kernel command line
+  -i CPIO     a newc cpio archive appended to the test initramfs (the kernel
+              unpacks both), e.g. a module for a check (repeatable)
   -k          parse the KUnit KTAP in the log; fail unless every case passed
   -1          one CPU and one NUMA node instead of 2 CPUs on 2 nodes
   -x REGEX    a log line that must appear (repeatable)
@@ -24,13 +26,14 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-k] [-1] BZIMAGE
   -S          check the power off order (see qemu/check-log.sh)
 USAGE
 }
-checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0
-while getopts "c:o:t:a:k1x:W:Sh" opt; do
+checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0 extra=()
+while getopts "c:o:t:a:i:k1x:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
+	i) [ -f "$OPTARG" ] || die "-i $OPTARG: no such archive"; extra+=("$OPTARG") ;;
 	k) kunit=1 ;;
 	1) topo=up ;;
 	x) expects+=("$OPTARG") ;;
@@ -48,6 +51,10 @@ kernel=$1
 mkdir -p "$(dirname "$log")"
 
 initrd=$("$TOP/qemu/mkinitramfs.sh")
+if [ ${#extra[@]} -gt 0 ]; then
+	cat "$initrd" "${extra[@]}" >"$log.initrd"
+	initrd=$log.initrd
+fi
 case $topo in
 numa2)
 	topology=(-smp 2,sockets=2,cores=1,threads=1 -m 1024

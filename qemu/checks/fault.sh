@@ -2,7 +2,9 @@
 # /fault/sysdev_fault.ko (ci/tests/sysdev_fault, added to the initramfs by
 # the reliability_fault test) with /proc/self/fail-nth = 1, 2, 3, ... so
 # that each slab allocation of the loading task fails in turn (failslab,
-# ignore-gfp-wait off, silent).  After every load:
+# ignore-gfp-wait off, silent).  The count starts in execve() of busybox:
+# "exec insmod" of the applet would fork first, and a child starts with
+# fail-nth 0.  After every load:
 #  - a failed load leaves nothing: no /sys/bus/sdfault, no
 #    /sys/devices/system/sdfault, no module, and the module's own line
 #    says its driver got as many remove() as add() calls;
@@ -11,18 +13,15 @@
 # 0, device 1, device 2; sysdev_driver_register() only links the driver
 # and calls add()) has failed at least once and 20 loads in a row have
 # succeeded (n then lies beyond the last allocation of the load); it fails
-# if that has not happened at n = 3000.  The count starts in execve() of
-# busybox: "exec insmod" of the applet would fork first, and a child starts
-# with fail-nth 0.  Then two kmemleak scans: no report may name the
-# module or the system device code.  Needs CONFIG_FAILSLAB,
-# CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_DEBUG_KMEMLEAK and the module
+# if that has not happened at n = 3000.  Leaks are the job of the check
+# kmemleak, to run after this one ("fault,kmemleak").  Needs
+# CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS and the module
 # (ci/configs/fault.config); SKIP without them.
 . /checks/lib.sh
 ko=/fault/sysdev_fault.ko
 fs=/sys/kernel/debug/failslab
-leak=/sys/kernel/debug/kmemleak
 [ -e $fs ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-for f in $ko $fs $leak /proc/self/fail-nth; do
+for f in $ko $fs /proc/self/fail-nth; do
 	[ -e $f ] || { skip "no $f"; exit 0; }
 done
 echo N > $fs/ignore-gfp-wait
@@ -101,34 +100,4 @@ if [ $bad -eq 0 ]; then
 	*driver*) fail "sysdev_driver_register() failed, but allocates nothing" ;;
 	esac
 	[ $FAILED -eq 0 ] && pass "every allocating registration step failed at least once, nothing left behind ($n loads)"
-fi
-
-# Leaks: an object is reported after it looked unreferenced for 5 s.  One
-# leak is 6.1's own and is only counted: bus_register() frees its
-# subsys_private without the kobject name when kset_register() fails
-# (6.1's kset_register() does not free it; upstream fixed that after 6.1,
-# "kset: fix memory leak when kset_register() returns error"), so a failed
-# allocation in kobject_add_internal() leaks the class name there.  Any
-# other report that names the system device code or the module fails.
-echo scan > $leak
-sleep 6
-echo scan > $leak
-sed 's/^/kmemleak-report: /' $leak
-awk '
-	function judge() {
-		if (r == "") return
-		if (r !~ /sysdev|sys_device|sdf_|sdfault|drivers\/base/) other++
-		else if (r ~ /kobject_set_name\+[^\n]*\n[^\n]*bus_register\+/) known++
-		else ours++
-		r = ""
-	}
-	/^unreferenced object/ { judge() }
-	{ r = r $0 "\n" }
-	END { judge(); printf "%d %d %d\n", ours, known, other }' $leak > $T.leaks
-read ours known other < $T.leaks
-rm -f $T.leaks
-if [ "$ours" -gt 0 ]; then
-	fail "kmemleak: $ours reports name the system device code or the module ($known known 6.1 bus_register() leaks, $other others)"
-else
-	pass "kmemleak: no report names the system device code but $known known 6.1 bus_register() name leaks ($other others)"
 fi

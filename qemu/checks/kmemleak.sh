@@ -16,19 +16,33 @@ T=${TMPDIR:-/tmp}/kmemleak.$$
 mkdir -p "$T"
 ours='sysdev|sys_device|sdpm_|pmtest|subsys_system|drivers/base'
 
+# One leak of 6.1 itself is counted, not blamed: bus_register() frees its
+# subsys_private without the kobject name when kset_register() fails (6.1's
+# kset_register() does not free it; upstream fixed that after 6.1), which
+# allocation fault injection reaches through sysdev_class_register().  Its
+# report has kobject_set_name() directly under bus_register().
+known='kobject_set_name[+][^\n]*\n[^\n]*bus_register[+]'
+
 # judge FILE: the content of /sys/kernel/debug/kmemleak.
 judge() {
 	total=$(grep -c '^unreferenced object' "$1")
-	awk -v re="$ours" '
-		/^unreferenced object/ { if (r != "" && r ~ re) { n++; if (!first) first = r } r = "" }
+	awk -v re="$ours" -v known="$known" '
+		function one() {
+			if (r != "" && r ~ re) {
+				if (r ~ known) k++
+				else { n++; if (!first) first = r }
+			}
+			r = ""
+		}
+		/^unreferenced object/ { one() }
 		{ r = r $0 "\n" }
-		END { if (r != "" && r ~ re) { n++; if (!first) first = r } printf "%d\n%s", n, first }' "$1" > "$T/ours"
-	n=$(head -n 1 "$T/ours")
+		END { one(); printf "%d %d\n%s", n, k, first }' "$1" > "$T/ours"
+	read n k < "$T/ours"
 	if [ "$n" -gt 0 ]; then
 		fail "$n of $total leak reports name the system device code: $(sed -n 2p "$T/ours") $(grep -m 2 -E "$ours" "$T/ours" | tr -s ' ' | tr '\n' ' ')"
 		return 1
 	fi
-	pass "no leak report names the system device code ($total reports in all)"
+	pass "no leak report names the system device code ($total reports in all, $k of them 6.1's bus_register() name leak)"
 }
 
 if [ "${1:-}" = "--judge" ]; then

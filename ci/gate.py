@@ -64,6 +64,9 @@ CACHE = Path(E["SYSDEV_CACHE"]) / "gate-cache"
 GATE_LOGS = Path(E.get("GATE_LOGS", str(Path(E["LOG_ROOT"]) / "gate")))
 
 CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma"]
+# Built in full at every patch; the others in full at the last selected
+# patch and objects-only before it (Gate.check_builds).
+PRIMARY = ["x86_64", "i386"]
 PATCH_CHECKS = ["message", "checkpatch", "inline", "kerneldoc", "rst", "cocci"]
 MAX_PATCHES = 15
 # checkpatch's helpers (spdxcheck.py, the codespell dictionary lookup) need
@@ -101,20 +104,45 @@ def gate_config_files():
     return used
 
 
+# Host packages whose version can change a verdict: the compilers and
+# sparse, coccinelle, QEMU and SeaBIOS, busybox (the guest's userland),
+# perl and python (checkpatch, kernel-doc, the judges), docutils,
+# codespell's dictionary; install-deps.sh's list is read as well.
+TOOL_PKGS = ["gcc-12", "cpp-12", "binutils", "python3.11", "seabios",
+             "gcc-12-aarch64-linux-gnu", "gcc-12-powerpc64le-linux-gnu",
+             "gcc-12-s390x-linux-gnu", "gcc-12-sparc64-linux-gnu",
+             "qemu-system-data", "libpython3.11-stdlib"]
+
+
+def tool_versions():
+    """'package version' lines of the host tools (see TOOL_PKGS)."""
+    deps = (TOP / "scripts/install-deps.sh").read_text()
+    m = re.search(r"^PKGS=\((.*?)^\)", deps, re.M | re.S)
+    pkgs = TOOL_PKGS + [w for l in (m.group(1) if m else "").splitlines()
+                        for w in l.split("#")[0].split()]
+    p = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n"]
+                       + sorted(set(pkgs)), stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    return p.stdout
+
+
 def tooling_hash():
-    """The hash of the tooling the verdicts depend on: the files git tracks
-    under ci/, qemu/ and scripts/, as they are in the work tree, but what
-    the gate never runs: the suite's own tests (ci/tests/), the benchmarks
-    (ci/perf/), guest checks without a "# gate:" line and the fragments of
-    configurations it does not build.  Untracked files (editor backups,
-    __pycache__) do not count, so a clean clone hashes like the work tree
-    it was pushed from."""
+    """The hash of what the verdicts depend on besides the commits: the
+    versions of the host tools (tool_versions()) and the files under ci/,
+    qemu/ and scripts/ as they are in the work tree, tracked or not (but
+    what .gitignore ignores), so that a check or an allow-list that is not
+    yet committed is in the key of every cell it could change; left out
+    is what the gate never runs: the suite's own tests (ci/tests/), the
+    benchmarks (ci/perf/), guest checks without a "# gate:" line and the
+    fragments of configurations it does not build."""
     h = hashlib.sha256()
-    files = subprocess.run(["git", "-C", str(TOP), "ls-files", "-z", "ci",
-                            "qemu", "scripts"], stdout=subprocess.PIPE,
+    h.update(tool_versions().encode())
+    files = subprocess.run(["git", "-C", str(TOP), "ls-files", "-z", "-c", "-o",
+                            "--exclude-standard", "ci", "qemu", "scripts"],
+                           stdout=subprocess.PIPE,
                            check=True).stdout.decode().split("\0")
     used = gate_config_files()
-    for name in sorted(f for f in files if f):
+    for name in sorted({f for f in files if f}):
         f = TOP / name
         if name.startswith(("ci/tests/", "ci/perf/")):
             continue
@@ -165,6 +193,7 @@ class Gate:
         if self.logdir.exists():
             shutil.rmtree(self.logdir)
         self.logdir.mkdir(parents=True)
+        self.t0 = time.time()
         CACHE.mkdir(parents=True, exist_ok=True)
 
     # -- bookkeeping -------------------------------------------------------
@@ -187,6 +216,17 @@ class Gate:
         self.results[(row, col)] = (status, detail, log)
         mark = {"pass": "ok    ", "fail": "FAIL  ", "skip": "skip  "}[status]
         print("gate: %s %-10s %-14s %s" % (mark, row, col, detail), flush=True)
+
+    def progress(self, what):
+        """A line on stderr: where the gate is, how long it has run and,
+        from the patches done so far, about how long it has left."""
+        secs = time.time() - self.t0
+        done = getattr(self, "done", 0)
+        left = ""
+        if done and hasattr(self, "sel"):
+            left = ", about %d min left" % round(secs / done * (len(self.sel) - done) / 60)
+        print("gate: [%d:%02d%s] %s" % (secs // 60, secs % 60, left, what),
+              file=sys.stderr, flush=True)
 
     def cached(self, patch, col):
         f = CACHE / self.key(patch, col)
@@ -271,6 +311,12 @@ class Gate:
             return
         findings = [l for l in out.splitlines()
                     if re.search(r": (ERROR|WARNING|CHECK):", l)]
+        # checkpatch exits 0 when clean and 1 when it reported something;
+        # anything else, or 1 without a finding, means it did not run.
+        if rc not in (0, 1) or (rc == 1) != bool(findings):
+            self.store(p, "checkpatch", "fail", "checkpatch exited %d with %d "
+                       "findings (see log)" % (rc, len(findings)), out)
+            return
         import fnmatch
         bad, allowed = [], []
         for l in findings:
@@ -338,21 +384,25 @@ class Gate:
                 if files:
                     # 6.1's kernel-doc has no -Wall; -v adds the warnings
                     # that -Wall gives later kernels (missing return docs).
-                    _, out = run(["perl", str(BASE_KSRC / "scripts/kernel-doc"),
-                                  "-v", "-none"] + files)
-                    if re.search(r"Argument unknown|^Usage:", out, re.M):
+                    # With -none it exits 0 whatever it found: anything
+                    # else means it did not run.
+                    rc, out = run(["perl", str(BASE_KSRC / "scripts/kernel-doc"),
+                                   "-v", "-none"] + files)
+                    if rc != 0 or re.search(r"Argument unknown|^Usage:", out, re.M):
                         self.store(p, "kerneldoc", "fail",
-                                   "kernel-doc did not run (see log)", out)
+                                   "kernel-doc did not run (exit %d, see log)" % rc, out)
                         return
                 out = out.replace(str(Path(tmp) / side) + "/", "")
-                counts[side] = len([l for l in out.splitlines()
-                                    if re.search(r": warning: ", l)])
+                counts[side] = sorted({re.sub(r":\d+: ", ": ", l) for l in out.splitlines()
+                                       if re.search(r": warning: ", l)})
                 logs.append("== %s (%s): %d warnings\n%s"
-                            % (side, commit[:12], counts[side], out))
-        log = "\n".join(logs)
-        if counts["after"] > counts["before"]:
-            self.store(p, "kerneldoc", "fail", "kernel-doc warnings %d -> %d"
-                       % (counts["before"], counts["after"]), log)
+                            % (side, commit[:12], len(counts[side]), out))
+        new = [w for w in counts["after"] if w not in counts["before"]]
+        log = "\n".join(logs) + "\n== new:\n" + "\n".join(new)
+        counts = {k: len(v) for k, v in counts.items()}
+        if new:
+            self.store(p, "kerneldoc", "fail", "kernel-doc warnings %d -> %d, new: %s"
+                       % (counts["before"], counts["after"], new[0]), log)
         else:
             self.store(p, "kerneldoc", "pass", "%d -> %d warnings"
                        % (counts["before"], counts["after"]), log)
@@ -397,28 +447,46 @@ class Gate:
                 self.store(p, "cocci", "pass", "no .c file touched", "")
         if not todo:
             return
+        scripts = self.cocci_scripts()
+        if not scripts:
+            for p in todo:
+                self.store(p, "cocci", "fail", "no coccinelle script in report mode "
+                           "under %s/scripts/coccinelle" % BASE_KSRC, "")
+            return
+        broken = []
         with tempfile.TemporaryDirectory() as tmp:
             for p in todo:
                 for side, commit in (("before", p.parent), ("after", p.commit)):
                     for f in p.c_files():
                         self.blob(commit, f, Path(tmp) / p.name[:4] / side / f)
             reports = []
-            for script, opts in self.cocci_scripts():
-                _, out = run(["spatch", "-D", "report", "--very-quiet",
-                              "--no-show-diff", "--cocci-file", str(script),
-                              "--dir", tmp] + opts, timeout=600)
+            for script, opts in scripts:
+                rc, out = run(["spatch", "-D", "report", "--very-quiet",
+                               "--no-show-diff", "--cocci-file", str(script),
+                               "--dir", tmp] + opts, timeout=600)
+                if rc != 0:
+                    broken.append("%s: spatch exit %d: %s" % (
+                        script.name, rc, out.strip().splitlines()[-1:] or ""))
                 for l in out.splitlines():
                     if l.startswith(tmp):
                         reports.append(l[len(tmp) + 1:] + "  [" +
                                        script.name + "]")
         for p in todo:
             pre = p.name[:4] + "/"
+            # reports without line numbers, so that moved code matches
+            strip = lambda r: re.sub(r":\d+(:\d+)?(-\d+)?:", ":", r)
             before = [r[len(pre) + 7:] for r in reports if r.startswith(pre + "before/")]
             after = [r[len(pre) + 6:] for r in reports if r.startswith(pre + "after/")]
-            log = "before:\n%s\nafter:\n%s\n" % ("\n".join(before), "\n".join(after))
-            if len(after) > len(before):
+            new = [r for r in after if strip(r) not in {strip(b) for b in before}]
+            log = "scripts: %d\nbefore:\n%s\nafter:\n%s\nnew:\n%s\nspatch failures:\n%s\n" % (
+                len(scripts), "\n".join(before), "\n".join(after), "\n".join(new),
+                "\n".join(broken))
+            if broken:
+                self.store(p, "cocci", "fail", "spatch failed on %d of %d scripts: %s"
+                           % (len(broken), len(scripts), broken[0]), log)
+            elif new:
                 self.store(p, "cocci", "fail", "coccinelle reports %d -> %d: %s"
-                           % (len(before), len(after), after[0]), log)
+                           % (len(before), len(after), new[0]), log)
             else:
                 self.store(p, "cocci", "pass", "%d -> %d reports"
                            % (len(before), len(after)), log)
@@ -438,22 +506,42 @@ class Gate:
     def objdir(self, name):
         return BUILD_ROOT / name
 
-    def build_at(self, name, remove, files):
-        """Build configuration name at the checked-out commit, W=1 C=1.
+    def build_at(self, name, cfiles, files, objs_only=False):
+        """Build configuration name at the checked-out commit, W=1.
 
-        The objects of the .c files in remove are deleted first, so that
-        they are compiled, and checked by sparse, in this build whatever the
-        object directory held before.  Returns (rc, log, warnings), the
-        warnings being the compiler and sparse lines located in files
-        (tree-relative paths), deduplicated, without line numbers.
+        Full build (objs_only False): the whole configuration, then sparse
+        (C=2) on the objects of cfiles that it built.  Objects only: just
+        the objects of cfiles that the configuration builds (their .o is in
+        the object directory from an earlier build), compiled and checked
+        by sparse.  Either way the objects of cfiles are deleted first, so
+        that the compiler prints their warnings whatever the object
+        directory held before.  Sparse only ever looks at cfiles: it is
+        not cached, and on a full rebuild (a header of the series changed)
+        it would otherwise take as long as the build.
+
+        Returns (rc, log, warnings, objs): the warnings are the compiler
+        and sparse lines located in files (tree-relative paths),
+        deduplicated, without line numbers; objs the objects of cfiles
+        that were compiled and checked.
         """
         objdir = self.objdir(name)
-        for f in remove:
+        objs = []
+        for f in cfiles:
             o = objdir / (f[:-2] + ".o")
             if o.exists():
+                objs.append(f[:-2] + ".o")
                 o.unlink()
-        rc, out = self.build(name, ["C=1"])
-        self.built_at[name] = git("rev-parse", "HEAD") if rc == 0 else None
+        if objs_only:
+            rc, out = (self.build(name, ["C=2"] + objs) if objs else
+                       (0, "no object of %s is built here\n" % " ".join(cfiles)))
+        else:
+            rc, out = self.build(name)
+            self.built_at[name] = git("rev-parse", "HEAD") if rc == 0 else None
+            objs = [f[:-2] + ".o" for f in cfiles
+                    if (objdir / (f[:-2] + ".o")).exists()]
+            if rc == 0 and objs:
+                rc, sout = self.build(name, ["C=2"] + objs)
+                out += "\n== sparse (C=2) on %s\n%s" % (" ".join(objs), sout)
         found = []
         srcs = set(files)
         for l in out.splitlines():
@@ -467,49 +555,131 @@ class Gate:
             w = "%s: %s: %s" % (path, m.group(3), m.group(4))
             if path in srcs and w not in found:
                 found.append(w)
-        return rc, out, found
+        return rc, out, found, objs
 
-    def check_builds(self, p, nxt, configs):
-        """Build every configuration at p, judge p, and keep the warnings
-        of the files the next patch touches as its "before"."""
+    def includers(self, p, commit):
+        """The .c files of p, and the .c files of the whole series that
+        include a header p touches (as they are at commit): what an
+        objects-only build of p compiles."""
+        out = list(p.c_files())
+        heads = [h for h in p.touched if h.endswith(".h")]
+        if not heads:
+            return out
+        pats = []
+        for h in heads:
+            m = re.match(r"^(?:arch/[^/]+/)?include/(.+)$", h)
+            pats.append(re.compile(r'^#\s*include\s*<%s>' % re.escape(m.group(1)), re.M)
+                        if m else re.compile(r'^#\s*include\s*"(?:.*/)?%s"'
+                                             % re.escape(os.path.basename(h)), re.M))
+        for f in self.series_c:
+            if f in out:
+                continue
+            rc, text = run(["git", "-C", str(KSRC), "show", "%s:%s" % (commit, f)])
+            if rc == 0 and any(pt.search(text) for pt in pats):
+                out.append(f)
+        return out
+
+    def judge_build(self, p, col, rc, out, old, after, detail):
+        if rc != 0:
+            err = [l for l in out.splitlines() if re.search(r"error|Error", l)]
+            self.store(p, col, "fail", "build failed: %s"
+                       % (err[0] if err else "see log"), out)
+            return False
+        new = [w for w in after if w not in old]
+        log = "== warnings in the touched files before (%d):\n%s\n" \
+              "== after (%d):\n%s\n== new:\n%s\n== build:\n%s" % (
+                  len(old), "\n".join(old), len(after), "\n".join(after),
+                  "\n".join(new), out)
+        # The warnings themselves are compared, not their number: one
+        # fixed and one new is a new warning.
+        if new:
+            self.store(p, col, "fail", "%d new warning%s: %s" % (
+                len(new), "" if len(new) == 1 else "s", new[0]), log)
+            return False
+        self.store(p, col, "pass", "%s, warnings %d -> %d"
+                   % (detail, len(old), len(after)), log)
+        return True
+
+    def before_objs(self, p, name, cfiles):
+        """The warnings of p's files at its parent, from an objects-only
+        build there (the parent was not built in this run)."""
+        there = [f for f in cfiles if run(["git", "-C", str(KSRC), "cat-file", "-e",
+                                           "%s:%s" % (p.parent, f)])[0] == 0]
+        git("checkout", "-q", "--detach", p.parent)
+        try:
+            rc, out, w, _ = self.build_at(name, there, p.src_files(), objs_only=True)
+        finally:
+            git("checkout", "-q", "--detach", p.commit)
+        return w if rc == 0 else []
+
+    def check_builds(self, p, nxt, configs, last):
+        """Judge every configuration at p.
+
+        Primary configurations (PRIMARY), and every configuration at the
+        last patch of the selection: a full build at p.  The other patches
+        get, in the secondary configurations, an objects-only build of
+        p's .c files and of the series' .c files that include a header p
+        touches (includers()), where the configuration builds one of them;
+        no cell where it builds none.  The warnings before p come from the
+        full build of the previous patch in this run, or else from an
+        objects-only build at the parent: the parent is never built in
+        full only to be a baseline."""
         for name in configs:
             col = "build:" + name
-            skip = self.results_cached.get((p.name[:4], col))
-            if skip and not (nxt and not self.results_cached.get((nxt.name[:4], col))):
+            full = name in PRIMARY or p is last
+            if self.results_cached.get((p.name[:4], col)):
                 continue
-            files = p.src_files() + (nxt.src_files() if nxt else [])
-            remove = p.c_files() + (nxt.c_files() if nxt else [])
-            if (p.idx, name) not in self.before:
-                # The parent was not built in this run: build it now.
-                git("checkout", "-q", "--detach", p.parent)
-                rc, out, w = self.build_at(name, p.c_files(), p.src_files())
-                self.before[(p.idx, name)] = w if rc == 0 else []
-                git("checkout", "-q", "--detach", p.commit)
+            cfiles = self.includers(p, p.commit)
+            if not full:
+                if not any((self.objdir(name) / (f[:-2] + ".o")).exists() for f in cfiles):
+                    continue
+                old = self.before_objs(p, name, cfiles)
+                t0 = time.time()
+                rc, out, found, objs = self.build_at(name, cfiles, p.src_files(), objs_only=True)
+                if rc == 0 and not objs:
+                    continue
+                self.judge_build(p, col, rc, out, old, found, "objects only (%d): %.0fs" % (
+                    len(objs), time.time() - t0))
+                continue
+            if (p.idx, name) in self.before:
+                old = self.before[(p.idx, name)]
+            else:
+                old = self.before_objs(p, name, cfiles)
+            ncfiles = self.includers(nxt, nxt.commit) if nxt and name in PRIMARY else []
             t0 = time.time()
-            rc, out, found = self.build_at(name, remove, files)
+            rc, out, found, _ = self.build_at(
+                name, cfiles + [f for f in ncfiles if f not in cfiles],
+                p.src_files() + (nxt.src_files() if ncfiles else []))
             secs = time.time() - t0
             after = [w for w in found if w.split(":", 1)[0] in p.src_files()]
-            if nxt:
+            if ncfiles and rc == 0:
                 self.before[(nxt.idx, name)] = [
                     w for w in found if w.split(":", 1)[0] in nxt.src_files()]
-            if skip:
-                continue
-            if rc != 0:
-                err = [l for l in out.splitlines() if re.search(r"error|Error", l)]
-                self.store(p, col, "fail", "build failed: %s"
-                           % (err[0] if err else "see log"), out)
-                continue
-            old = self.before.get((p.idx, name), [])
-            new = [w for w in after if w not in old]
-            log = "== warnings in the touched files before (%d):\n%s\n" \
-                  "== after (%d):\n%s\n== build:\n%s" % (
-                      len(old), "\n".join(old), len(after), "\n".join(after), out)
-            if len(after) > len(old):
-                self.store(p, col, "fail", "warnings %d -> %d: %s"
-                           % (len(old), len(after), new[0] if new else ""), log)
+            ok = self.judge_build(p, col, rc, out, old, after, "full build %.0fs" % secs)
+            if not ok and rc != 0 and name not in PRIMARY:
+                self.bisect_break(p, name)
+
+    def bisect_break(self, last, name):
+        """The secondary configuration name does not build at the last
+        selected patch: find, by bisection with full builds, the first
+        selected patch at which it does not build, and fail its cell."""
+        sel = [p for p in self.sel if p.idx <= last.idx]
+        lo, hi = -1, len(sel) - 1          # builds at lo (or base), not at hi
+        log = []
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            git("checkout", "-q", "--detach", sel[mid].commit)
+            rc, _ = self.build(name)
+            log.append("%s: %s" % (sel[mid].name, "builds" if rc == 0 else "does not build"))
+            if rc == 0:
+                lo = mid
             else:
-                self.store(p, col, "pass", "%.0fs, warnings %d -> %d"
-                           % (secs, len(old), len(after)), log)
+                hi = mid
+        git("checkout", "-q", "--detach", last.commit)
+        first = sel[hi]
+        if first is not last:
+            self.store(first, "build:" + name, "fail", "full build fails from this "
+                       "patch on (bisected from %s)" % last.name[:4], "\n".join(log))
 
     def gate_checks(self):
         """Guest checks with a "# gate:" line, and what each needs."""
@@ -548,6 +718,8 @@ class Gate:
                "-a", "pm_debug_messages initcall_debug", "-o", str(log)]
         if "sysdev-pm" in run_checks:
             cmd.append("-S")
+        if "\nCONFIG_SYSDEV_PM_TEST=y" in cfg:
+            cmd.append("-P")
         if allowed.exists():
             pats = [l.strip() for l in allowed.read_text().splitlines()
                     if l.strip() and not l.startswith("#")]
@@ -590,8 +762,12 @@ class Gate:
                 self.abi_base = (None, "the base kernel %s does not build"
                                  % self.ABI_BASE_IMAGE, log)
             else:
+                # the image and everything that makes its snapshot
                 h = hashlib.sha256(self.ABI_BASE_IMAGE.read_bytes())
-                h.update((TOP / "qemu/checks/abi.sh").read_bytes())
+                for f in ("qemu/checks/abi.sh", "qemu/checks/lib.sh", "qemu/init",
+                          "qemu/abi-snapshot.py", "qemu/boot.sh", "qemu/mkinitramfs.sh"):
+                    h.update((TOP / f).read_bytes())
+                h.update(tool_versions().encode())
                 snap = CACHE / ("abi-base-%s.snap" % h.hexdigest()[:32])
                 if snap.exists():
                     self.abi_base = (snap, "cached", log)
@@ -666,7 +842,7 @@ class Gate:
               "== build:\n%s\n== parent build:\n%s" % (
                   " ".join(files), len(before), "\n".join(before), len(after),
                   "\n".join(after), out, bout)
-        if len(after) > len(before):
+        if new:
             self.store(p, col, "fail", "warnings %d -> %d: %s" % (
                 len(before), len(after), new[0] if new else ""), log)
         elif unbuilt:
@@ -770,31 +946,41 @@ class Gate:
         orig = git("symbolic-ref", "-q", "--short", "HEAD") if run(
             ["git", "-C", str(KSRC), "symbolic-ref", "-q", "HEAD"])[0] == 0 \
             else git("rev-parse", "HEAD")
+        self.sel = sel
+        self.series_c = sorted({f for p in patches for f in p.c_files()})
+        last = sel[-1]
         try:
             self.before = {}
             configs = a.configs if "build" in want else []
+            cols_of = lambda p: ["build:" + n for n in configs] + \
+                (["boot", "abi"] if "boot" in want else []) + \
+                (["cross"] if "cross" in want else [])
+            for p in sel:
+                for col in cols_of(p):
+                    self.results_cached[(p.name[:4], col)] = self.cached(p, col)
+            # A secondary configuration never built here is built at the
+            # last selected patch first: its objects tell which files it
+            # builds, and so which patches get an objects-only cell.
+            for n in configs:
+                if n not in PRIMARY and not (self.objdir(n) / "vmlinux").exists() and \
+                        any(not self.results_cached[(p.name[:4], "build:" + n)] for p in sel):
+                    git("checkout", "-q", "--detach", last.commit)
+                    self.progress("first build of %s at %s" % (n, last.name[:4]))
+                    self.build(n)
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
-                cols = ["build:" + n for n in configs] + (["boot", "abi"] if "boot" in want else []) \
-                    + (["cross"] if "cross" in want else [])
-                for col in cols:
-                    if (p.name[:4], col) not in self.results_cached:
-                        self.results_cached[(p.name[:4], col)] = self.cached(p, col)
-                if nxt:
-                    for col in cols:
-                        self.results_cached[(nxt.name[:4], col)] = self.cached(nxt, col)
-                todo = [c for c in cols if not self.results_cached[(p.name[:4], c)]]
-                need_next = nxt and any(not self.results_cached[(nxt.name[:4], "build:" + n)]
-                                        for n in configs)
-                if not todo and not need_next:
+                todo = [c for c in cols_of(p) if not self.results_cached[(p.name[:4], c)]]
+                if not todo:
                     continue
+                self.progress("patch %s (%d of %d): %s" % (p.name[:4], i + 1, len(sel), ", ".join(todo)))
                 git("checkout", "-q", "--detach", p.commit)
                 if configs:
-                    self.check_builds(p, nxt, configs)
+                    self.check_builds(p, nxt, configs, last)
                 if "boot" in want:
                     self.check_boot(p)
                 if "cross" in want:
                     self.check_cross(p, configs)
+                self.done = i + 1
             if "series" in want:
                 self.series_checks(patches)
         finally:

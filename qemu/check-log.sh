@@ -7,7 +7,8 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
-  -c CHECKS  comma-separated guest checks that must each report PASS or SKIP
+  -c CHECKS  comma-separated guest checks that must each report PASS (and
+             no FAIL or SKIP: a check the caller asked for must run)
   -k         the KUnit KTAP in the log must show every case passed, and some ran
   -x REGEX   a line matching REGEX must appear (repeatable)
   -W REGEX   "WARNING: ... at FILE:LINE" lines matching REGEX are expected
@@ -16,16 +17,19 @@ usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
              after the checks, every device's shutdown line comes before the
              first system device shutdown, and the test classes of
              CONFIG_SYSDEV_PM_TEST shut down in the documented order
+  -P         the kernel has the test classes of CONFIG_SYSDEV_PM_TEST: with
+             -S, their shutdown lines must all be there
 USAGE
 }
-checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0
-while getopts "c:kx:W:Sh" opt; do
+checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0 pmtest=0
+while getopts "c:kx:W:SPh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	k) kunit=1 ;;
 	x) expects+=("$OPTARG") ;;
 	W) allowed_warn=$OPTARG ;;
 	S) shutdown=1 ;;
+	P) pmtest=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -56,6 +60,10 @@ if [ -n "$checks" ]; then
 			problems+=("check $c: no result")
 		elif grep -q " FAIL" <<<"$lines"; then
 			problems+=("check $c: $(grep -m1 ' FAIL' <<<"$lines" | cut -d' ' -f4-)")
+		elif grep -q " SKIP" <<<"$lines"; then
+			problems+=("check $c: skipped, but this run asked for it: $(grep -m1 ' SKIP' <<<"$lines" | cut -d' ' -f4-)")
+		elif ! grep -q " PASS" <<<"$lines"; then
+			problems+=("check $c: no PASS line")
 		fi
 	done
 fi
@@ -81,7 +89,9 @@ if [ $shutdown -eq 1 ]; then
 		for w in global driver class; do want+="shutdown $d $w"$'\n'; done
 	done
 	have=$(sed -n 's/^sysdev_pm_test: \(shutdown .*\)$/\1/p' "$tailf")
-	if [ -n "$have" ] && [ "$have"$'\n' != "$want" ]; then
+	if [ $pmtest -eq 1 ] && [ -z "$have" ]; then
+		problems+=("shutdown: no shutdown line of the test classes (CONFIG_SYSDEV_PM_TEST)")
+	elif [ -n "$have" ] && [ "$have"$'\n' != "$want" ]; then
 		problems+=("shutdown: test classes shut down out of order: $(echo "$have" | tr '\n' ';')")
 	fi
 	[ -n "$first" ] && [ ${#problems[@]} -eq 0 ] &&

@@ -8,10 +8,14 @@ KSRC=${KSRC:-$SYSDEV_CACHE/linux}
 BUILD_ROOT=${BUILD_ROOT:-$SYSDEV_CACHE/build}
 # The unpatched tree (a worktree detached at the base) and its builds, laid
 # out like KSRC and BUILD_ROOT so that ccache hits across the two.
-BASE_KSRC=$SYSDEV_CACHE/base/linux
+BASE_KSRC=${BASE_KSRC:-$SYSDEV_CACHE/base/linux}
 BASE_BUILD_ROOT=$SYSDEV_CACHE/base/build
 LOG_ROOT=${LOG_ROOT:-$SYSDEV_CACHE/logs}
 export CCACHE_DIR=${CCACHE_DIR:-$SYSDEV_CACHE/ccache}
+# ccache's default 5 GB holds fewer than the ~20 tree states a run compiles
+# (five configurations at the base and at patches 10 and 11, debug, the
+# cross defconfigs): evictions would make every warm run a cold one.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KPKG=linux-source-6.1
 OUTGOING=${OUTGOING:-$TOP/outgoing}

@@ -28,12 +28,23 @@ step "boot in QEMU (2 CPUs, 2 NUMA nodes)"
 mkdir -p "$LOG_ROOT"
 log=$LOG_ROOT/run.log
 rc=0
-"$TOP/qemu/boot.sh" -k -c boot,tree,suspend -o "$log" "$BUILD_ROOT/x86_64/arch/x86/boot/bzImage" || rc=$?
+"$TOP/qemu/boot.sh" -k -c boot,tree,suspend -a pm_debug_messages -o "$log" "$BUILD_ROOT/x86_64/arch/x86/boot/bzImage" || rc=$?
 
 step "/sys/devices/system"
 sed -n '/^SYSDEV-TREE-BEGIN/,/^SYSDEV-TREE-END/p' "$log" | tr -d '\r' | sed '1d;$d'
 step "suspend-to-RAM"
-grep -aE "PM: suspend (entry|exit)|ACPI: PM: (Preparing to enter|Low-level resume|Waking up)|^SYSDEV-(INFO|CHECK) suspend|sysdev: " "$log" | tr -d '\r' | sed 's/^/  /' | sed -n '1,60p'  # not head: SIGPIPE under pipefail
+# The cycle the guest's check "suspend" ran, as the kernel logged it: the
+# system device callbacks in the order they ran (with the state the test
+# classes were given), how long the machine was down, and the timers.
+cycle=$(grep -a "^SYSDEV-CYCLE " "$log" | tr -d '\r' | cut -d' ' -f2- || true)
+if [ -n "$cycle" ]; then
+	sed 's/^/  /' <<<"$cycle"
+	awk 'match($0, /^\[ *[0-9.]+\]/) { t = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
+	     /PM: suspend entry/ { t0 = t } /PM: suspend exit/ { t1 = t }
+	     END { if (t0 != "" && t1 != "") printf "  cycle: %.2f s from suspend entry to exit\n", t1 - t0 }' <<<"$cycle"
+	echo "  system device callbacks: $(grep -cE 'sysdev(_pm_test)?: ' <<<"$cycle")"
+fi
+grep -a "^SYSDEV-\(INFO\|CHECK\) suspend" "$log" | tr -d '\r' | sed 's/^SYSDEV-\(INFO\|CHECK\) suspend /  /'
 echo
 if [ $rc -eq 0 ]; then
 	echo "run-series: done in $(( $(date +%s) - t0 ))s; full console log: $log"

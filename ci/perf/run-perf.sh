@@ -6,8 +6,8 @@
 # kernel BOOTS times in QEMU (alternating base and head), loads the module
 # and times suspend cycles in the first boot of each, and prints the table
 # of ci/perf/perf-table.py.  Raw data: $SYSDEV_CACHE/perf/<date>/.
-# Exit status: 0 every target met, 1 a target missed, 2 a figure missing or
-# a boot failed.  Not part of make test: it takes 15-30 minutes.
+# Exit status: 0 when every figure was measured (the table says which
+# targets are met and which missed), 2 a figure missing or a boot failed.  Not part of make test: it takes 15-30 minutes.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 

@@ -3,7 +3,8 @@
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
 	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
-	gate_catches_boot_break gate_catches_cross_break maintainers_notes)
+	gate_catches_boot_break gate_catches_cross_break maintainers_notes
+	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -97,7 +98,7 @@ test_gate_catches_i386_break() {
 test_gate_catches_new_warnings() {
 	selftest_series warnings drivers/base/syscore.c "driver core: add warnings" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nint gate_selftest_global;\n\nvoid gate_selftest(void);\nvoid gate_selftest(void)\n{\n\tint unused;\n}\n")'
-	run_selftest warnings "build:x86_64: warnings 0 -> 2" --checks build --configs x86_64
+	run_selftest warnings "build:x86_64: 2 new warnings: drivers/base/syscore.c: warning: (unused variable|no previous declaration|symbol 'gate_selftest_global')" --checks build --configs x86_64
 }
 
 test_gate_catches_boot_break() {
@@ -112,6 +113,85 @@ test_gate_catches_cross_break() {
 	selftest_series cross arch/powerpc/kernel/sysfs.c "powerpc: break the build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#error \"gate selftest: powerpc is broken\"\n")'
 	run_selftest cross "cross: FAILED powerpc .*arch/powerpc/kernel/sysfs.o" --checks cross
+}
+
+# Tools that cannot run must fail their column, never pass it empty: a
+# base tree whose checkpatch exits 1 without a finding, whose kernel-doc
+# dies and which has no coccinelle script.
+test_gate_catches_tools_not_running() {
+	local fake=$TLOG/fake-base out
+	rm -rf "$fake"; mkdir -p "$fake/scripts/coccinelle"
+	printf 'exit 1;\n' > "$fake/scripts/checkpatch.pl"
+	printf 'die "cannot run\\n";\n' > "$fake/scripts/kernel-doc"
+	selftest_series tools drivers/base/syscore.c "driver core: add a comment" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n/* nothing */\n")'
+	out=$(BASE_KSRC=$fake WORK_BRANCH=gate-selftest-tools OUTGOING="$TLOG/tools.outgoing" \
+		GATE_LOGS="$TLOG/tools.gate" bash "$TOP/ci/gate.sh" --no-cache --only "$SELFTEST_N" \
+		--checks checkpatch,kerneldoc,cocci 2>&1) && { echo "$out"; fail "the gate passed"; return 1; }
+	echo "$out"
+	kgit branch -D -q gate-selftest-tools
+	grep -q "FAILED $SELFTEST_PATCH checkpatch: checkpatch exited 1 with 0 findings" <<<"$out" ||
+		{ fail "checkpatch's silent exit 1 was not a failure"; return 1; }
+	grep -q "FAILED $SELFTEST_PATCH kerneldoc: kernel-doc did not run" <<<"$out" ||
+		{ fail "a kernel-doc that cannot run was not a failure"; return 1; }
+	grep -q "FAILED $SELFTEST_PATCH cocci: no coccinelle script" <<<"$out" ||
+		{ fail "no coccinelle script was not a failure"; return 1; }
+}
+
+# One warning fixed and another added in the same file is a new warning:
+# the warnings are compared, not counted.  Two commits on the head: the
+# first adds an unused variable, the second renames it (the gate judges
+# the second only).
+test_gate_catches_swapped_warning() {
+	local branch=gate-selftest-swap out=$TLOG/swap.outgoing tip blob f=drivers/base/syscore.c
+	bash "$TOP/scripts/apply-series.sh"
+	tip=$(kgit rev-parse "$WORK_BRANCH")
+	for v in a b; do
+		local idx tree
+		idx=$(mktemp)
+		GIT_INDEX_FILE=$idx kgit read-tree "$tip"
+		blob=$(kgit show "$WORK_BRANCH:$f" | python3 -c "import sys; s = sys.stdin.read(); sys.stdout.write(s + '\nvoid gate_selftest(void);\nvoid gate_selftest(void)\n{\n\tint unused_$v;\n}\n')" |
+			kgit hash-object -w --stdin)
+		GIT_INDEX_FILE=$idx kgit update-index --cacheinfo "100644,$blob,$f"
+		tree=$(GIT_INDEX_FILE=$idx kgit write-tree)
+		rm -f "$idx"
+		tip=$(GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
+			pgit -c user.name="$SERIES_NAME" -c user.email="$SERIES_EMAIL" commit-tree "$tree" -p "$tip" \
+			-m "driver core: selftest variable $v" -m "A deliberately bad patch: the gate must reject it." \
+			-m "Signed-off-by: $SERIES_NAME <$SERIES_EMAIL>")
+	done
+	kgit branch -f "$branch" "$tip"
+	rm -rf "$out"; mkdir -p "$out"
+	WORK_BRANCH=$branch OUTGOING=$out bash "$TOP/scripts/regen-series.sh"
+	SELFTEST_N=$(kgit rev-list --count "$BASE_TAG..$branch")
+	SELFTEST_PATCH=$(basename "$(ls "$out"/*.patch | tail -n1)")
+	expect_fail gate "FAILED $SELFTEST_PATCH build:x86_64: 1 new warning: $f: warning: unused variable .unused_b." \
+		env WORK_BRANCH=$branch OUTGOING="$out" GATE_LOGS="$TLOG/swap.gate" \
+		bash "$TOP/ci/gate.sh" --no-cache --only "$SELFTEST_N" --checks build --configs x86_64 || return 1
+	kgit branch -D -q "$branch"
+}
+
+# The cache key covers a file the gate uses that git does not track yet,
+# and the host tools' versions.
+test_gate_key_covers_untracked() {
+	local f=$TOP/qemu/checks/zz-untracked-selftest.sh h0 h1 v
+	gate_py() {
+		env TOP="$TOP" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$BUILD_ROOT" \
+			OUTGOING="$OUTGOING" BASE_TAG="$BASE_TAG" WORK_BRANCH="$WORK_BRANCH" \
+			SYSDEV_CACHE="$SYSDEV_CACHE" LOG_ROOT="$LOG_ROOT" \
+			python3 -c "import sys; sys.path.insert(0, '$TOP/ci'); import gate; print($1)"
+	}
+	h0=$(gate_py "gate.tooling_hash()")
+	printf '# gate:\n. /checks/lib.sh\npass selftest\n' > "$f"
+	h1=$(gate_py "gate.tooling_hash()") || true
+	rm -f "$f"
+	echo "key: $h0 (clean), $h1 (with an untracked check)"
+	[ -n "$h0" ] && [ "$h0" != "$h1" ] || { fail "an untracked guest check does not change the key"; return 1; }
+	v=$(gate_py "gate.tool_versions()")
+	echo "$v"
+	for p in gcc-12 sparse coccinelle qemu-system-x86 seabios busybox-static python3-docutils codespell; do
+		grep -q "^$p " <<<"$v" || { fail "the key lacks the version of $p"; return 1; }
+	done
 }
 
 test_maintainers_notes() {

@@ -8,7 +8,7 @@
 #                       reboot instead of a power off (sysdev_end=reboot)
 #   reliability_debug   ci/configs/debug.config: KUnit, sysdev-pm, suspend,
 #                       hibernate and kmemleak, ending with a power off
-#   reliability_fault   ci/configs/fault.config: qemu/checks/fault.sh makes
+#   reliability_fault   the debug kernel: qemu/checks/fault.sh makes
 #                       each slab allocation of a module's registrations
 #                       fail in turn (ci/tests/sysdev_fault), then kmemleak;
 #                       then a boot with the module's broken variant, which
@@ -20,6 +20,15 @@ ALL_TESTS+=(reliability_judges reliability_stress reliability_debug reliability_
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
+
+# The tree state these tests judge: the working branch made from outgoing/
+# and checked out at its head (the gate leaves the tree where it found it,
+# which need not be the head).
+rel_head() {
+	bash "$TOP/scripts/apply-series.sh"
+	kgit checkout -q "$WORK_BRANCH"
+	echo "testing $(kgit log -1 --format='%h %s' HEAD)"
+}
 
 # Per-cycle times of a console log, for the record.
 rel_times() {
@@ -91,11 +100,12 @@ test_reliability_judges() {
 # shutdown callbacks must run once each, after the devices, in order.
 test_reliability_stress() {
 	local log=$TLOG/reliability_stress.console s=$SECONDS x=()
+	rel_head
 	bash "$TOP/scripts/build-kernel.sh" -q x86_64
 	for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
 		for w in global driver class; do x+=(-x "sysdev_pm_test: shutdown $d $w"); done
 	done
-	bash "$TOP/qemu/boot.sh" -S -t 1200 -c stress,hibernate \
+	bash "$TOP/qemu/boot.sh" -S -P -t 1200 -c stress,hibernate \
 		-a "pm_debug_messages initcall_debug sysdev_end=reboot" \
 		-x "reboot: Restarting system" "${x[@]}" -o "$log" "$HEAD_IMAGE"
 	rel_times "$log"
@@ -106,24 +116,25 @@ test_reliability_stress() {
 # kmemleak, debugobjects, kobject or lockdep report fails the log judge.
 test_reliability_debug() {
 	local log=$TLOG/reliability_debug.console s=$SECONDS
-	bash "$TOP/scripts/build-kernel.sh" -q debug
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q debug bzImage modules
 	echo "reliability_debug: build (incremental) took $((SECONDS - s))s"
 	s=$SECONDS
-	bash "$TOP/qemu/boot.sh" -k -S -t 2400 -c boot,sysdev-pm,suspend,hibernate,kmemleak \
+	bash "$TOP/qemu/boot.sh" -k -S -P -t 2400 -c boot,sysdev-pm,suspend,hibernate,kmemleak \
 		-a "pm_debug_messages initcall_debug" -o "$log" "$DEBUG_IMAGE"
 	rel_times "$log"
 	echo "reliability_debug: boot took $((SECONDS - s))s"
 }
 
 # fault_cpio VARIANT [MAKE VARIABLES]: build ci/tests/sysdev_fault against
-# the fault kernel into $TLOG/fault-VARIANT/ and pack it as /fault/ in a cpio
+# the debug kernel into $TLOG/fault-VARIANT/ and pack it as /fault/ in a cpio
 # archive for boot.sh -i.  No compiler warning is allowed (W=1).
 fault_cpio() {
 	local d=$TLOG/fault-$1
 	shift
 	rm -rf "$d" && mkdir -p "$d/src" "$d/root/fault"
 	cp "$TOP"/ci/tests/sysdev_fault/Kbuild "$TOP"/ci/tests/sysdev_fault/sysdev_fault.c "$d/src/"
-	make -C "$BUILD_ROOT/fault" M="$d/src" W=1 "$@" modules >"$d/build.log" 2>&1 ||
+	make -C "$BUILD_ROOT/debug" M="$d/src" W=1 "$@" modules >"$d/build.log" 2>&1 ||
 		{ cat "$d/build.log"; fail "sysdev_fault ($*): build failed"; return 1; }
 	if grep -q "warning:" "$d/build.log"; then
 		cat "$d/build.log"; fail "sysdev_fault ($*): compiler warnings"; return 1
@@ -142,8 +153,9 @@ fault_cpio() {
 # reaches a leak of 6.1's bus_register()) and fails on the series' own.
 FAULT_LEAKS='kmemleak: [0-9]+ new suspected memory leaks'
 test_reliability_fault() {
-	local s=$SECONDS img=$BUILD_ROOT/fault/arch/x86/boot/bzImage
-	bash "$TOP/scripts/build-kernel.sh" -q fault bzImage modules
+	local s=$SECONDS img=$DEBUG_IMAGE
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q debug bzImage modules
 	echo "reliability_fault: build (incremental) took $((SECONDS - s))s"
 	fault_cpio good
 	fault_cpio bug SYSDEV_FAULT_BUG=1

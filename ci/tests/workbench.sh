@@ -163,6 +163,13 @@ test_harness_no_kunit() {
 		bash "$TOP/qemu/boot.sh" -k -a kunit.enable=0 -c boot -o "$TLOG/harness_no_kunit.console" "$HEAD_IMAGE"
 }
 
+# make perf's table on fabricated data: a missed target is reported and
+# exits 0, a figure it could not measure exits 2 (ci/perf/test-perf-table.py).
+ALL_TESTS+=(perf_table)
+test_perf_table() {
+	python3 "$TOP/ci/perf/test-perf-table.py"
+}
+
 # The log judge on a good console log and on copies with one defect each:
 # it must accept the first and name the defect of every other.
 ALL_TESTS+=(log_judge)
@@ -194,6 +201,12 @@ test_log_judge() {
 	judge_bad noinit "never reached init" '/^SYSDEV-INIT/d'
 	judge_bad check_failed "check tree: broken" 's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree FAIL broken/' -c boot,tree
 	judge_bad check_missing "check tree: no result" '/^SYSDEV-CHECK tree/d' -c boot,tree
+	# A check the run asked for never skips (a missing test class must not
+	# pass as "not configured"), and says PASS at least once.
+	judge_bad check_skipped "check tree: skipped, but this run asked for it: no test classes" \
+		's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree SKIP no test classes/' -c boot,tree
+	judge_bad check_no_pass "check tree: no PASS line" \
+		's/^SYSDEV-CHECK tree PASS.*/SYSDEV-CHECK tree INFO nothing/' -c boot,tree
 	judge_bad expect_missing "expected log line missing: sysdev: resume" '' -x 'sysdev: resume'
 	# Power off: devices first, then the system devices in order.
 	good=$TOP/ci/tests/fixtures/shutdown.console
@@ -203,6 +216,11 @@ test_log_judge() {
 	judge_bad shutdown_late_device "a device shut down after the first system device" \
 		'/reboot: Power down/i [   26.0] serial8250 serial8250: shutdown' -S
 	judge_bad shutdown_missing "no 'sysdev: shutdown' line" '/sysdev: shutdown/d' -S
+	# The test classes' shutdown lines are required when the kernel has
+	# them (-P), even though the i8259's own line satisfies -S.
+	bash "$TOP/qemu/check-log.sh" -S -P -k -c boot "$good" || fail "the good power off log was rejected with -P"
+	judge_bad shutdown_no_pmtest "no shutdown line of the test classes" '/sysdev_pm_test: shutdown/d' -S -P
+	grep -q "^.*sysdev: shutdown " "$good" || fail "the fixture has no system device shutdown line"
 	good=$TOP/ci/tests/fixtures/good.console
 	# A deliberate WARN named with -W is accepted, any other is not.
 	sed -e '/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2' "$good" > "$tmp/allowed.console"

@@ -81,7 +81,7 @@ hibernate() {
 }
 
 if ! grep -qw disk /sys/power/state; then
-	skip "no disk in /sys/power/state (CONFIG_HIBERNATION)"
+	fail "no disk in /sys/power/state (CONFIG_HIBERNATION)"
 	exit 0
 fi
 [ -d /sys/devices/system/pmtest_a ] || { fail "no test classes (CONFIG_SYSDEV_PM_TEST is not set)"; exit 0; }

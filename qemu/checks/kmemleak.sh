@@ -54,7 +54,7 @@ fi
 f=/sys/kernel/debug/kmemleak
 [ -e $f ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 if [ ! -e $f ]; then
-	skip "no $f (CONFIG_DEBUG_KMEMLEAK)"
+	fail "no $f (CONFIG_DEBUG_KMEMLEAK)"
 	exit 0
 fi
 echo scan > $f || { fail "echo scan > $f failed (kmemleak disabled?)"; exit 0; }

@@ -15,6 +15,14 @@ fi
 sleep 1
 loc1=$(irq_count LOC); t1=$(irq_count 0); d1=$(date +%s)
 info "LOC $loc0 -> $loc1, IRQ0 $t0 -> $t1, date $d0 -> $d1"
+# The cycle as the kernel logged it, for the reader of make run: from the
+# last "PM: suspend entry", the transition's own lines and the system
+# device callbacks (pm_debug_messages), each as "SYSDEV-CYCLE <line>".
+from=$(dmesg | grep -n 'PM: suspend entry' | tail -n 1 | cut -d: -f1)
+[ -n "$from" ] || fail "no 'PM: suspend entry' in dmesg"
+dmesg | sed -n "${from:-1},\$p" |
+	grep -E 'PM: suspend (entry|exit)|ACPI: PM: (Preparing to enter|Low-level resume|Waking up)|sysdev: |sysdev_pm_test: |Enabling non-boot|Disabling non-boot|CPU[0-9]+ is up|Restarting tasks' |
+	sed 's/^/SYSDEV-CYCLE /'
 dmesg | grep -q "ACPI: PM: Low-level resume complete" || fail "no 'Low-level resume complete' in dmesg"
 [ "$loc1" -gt "$loc0" ] || fail "local timer interrupts did not advance ($loc0 -> $loc1)"
 [ "$d1" -gt "$d0" ] || fail "date did not advance ($d0 -> $d1)"

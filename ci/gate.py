@@ -948,7 +948,7 @@ class Gate:
             else git("rev-parse", "HEAD")
         self.sel = sel
         self.series_c = sorted({f for p in patches for f in p.c_files()})
-        last = sel[-1]
+        last = patches[-1]      # secondary configurations: full build here
         try:
             self.before = {}
             configs = a.configs if "build" in want else []
@@ -988,45 +988,137 @@ class Gate:
         self.report(sel, time.time() - t0)
 
     def report(self, patches, secs):
-        rows = [p.name[:4] for p in patches]
-        cols = []
-        for (r, c) in self.results:
-            if r != "series" and c not in cols:
-                cols.append(c)
-        names = {p.name[:4]: p.name for p in patches}
-        md = ["# Gate report", "", "%d patches, %.0f s" % (len(patches), secs), "",
-              "| patch | " + " | ".join(cols) + " |",
-              "|---" * (len(cols) + 1) + "|"]
-        for r in rows:
-            cells = []
-            for c in cols:
-                s = self.results.get((r, c))
-                cells.append("%s ([log](%s))" % (s[0], s[2].name) if s else "-")
-            md.append("| %s | %s |" % (names[r], " | ".join(cells)))
-        md += ["", "## Series", ""]
-        for (r, c), (s, d, log) in self.results.items():
-            if r == "series":
-                md.append("- %s: %s: %s ([log](%s))" % (c, s, d, log.name))
-        md += ["", "## Failures", ""]
-        for (r, c), (s, d, log) in self.results.items():
-            if s == "fail":
-                md.append("- %s %s: %s (%s)" % (names.get(r, r), c, d, log))
-        (self.logdir / "report.md").write_text("\n".join(md) + "\n")
-        with (self.logdir / "results.tsv").open("w") as f:
-            for (r, c), (s, d, log) in self.results.items():
-                f.write("%s\t%s\t%s\t%s\t%s\n" % (names.get(r, r), c, s, d.replace("\t", " "), log))
-        print()
-        print("gate: %-8s %s" % ("patch", " ".join("%-9s" % c[:9] for c in cols)))
-        for r in rows:
-            print("gate: %-8s %s" % (r, " ".join(
-                "%-9s" % self.results.get((r, c), ("-",))[0] for c in cols)))
-        fails = [(r, c, d) for (r, c), (s, d, _) in self.results.items() if s == "fail"]
-        for r, c, d in fails:
-            print("gate: FAILED %s %s: %s" % (names.get(r, r), c, d))
-        print("gate: report %s, %.0f s" % (self.logdir / "report.md", secs))
-        npass = sum(1 for v in self.results.values() if v[0] == "pass")
-        print("%d passed, %d failed" % (npass, len(fails)))
-        sys.exit(1 if fails else 0)
+        write_report(self.results, [p.name for p in patches], self.logdir, secs)
+
+
+def write_report(results, names_in_order, logdir, secs):
+    """report.md and results.tsv in logdir, the table on stdout, the
+    closing count; exit status 1 if a cell failed."""
+    rows = [n[:4] for n in names_in_order]
+    cols = []
+    for (r, c) in results:
+        if r != "series" and c not in cols:
+            cols.append(c)
+    names = {n[:4]: n for n in names_in_order}
+    md = ["# Gate report", "", "%d patches, %.0f s" % (len(rows), secs), "",
+          "| patch | " + " | ".join(cols) + " |",
+          "|---" * (len(cols) + 1) + "|"]
+    for r in rows:
+        cells = []
+        for c in cols:
+            s = results.get((r, c))
+            cells.append("%s ([log](%s))" % (s[0], s[2].name) if s else "-")
+        md.append("| %s | %s |" % (names[r], " | ".join(cells)))
+    md += ["", "## Series", ""]
+    for (r, c), (s, d, log) in results.items():
+        if r == "series":
+            md.append("- %s: %s: %s ([log](%s))" % (c, s, d, log.name))
+    md += ["", "## Failures", ""]
+    for (r, c), (s, d, log) in results.items():
+        if s == "fail":
+            md.append("- %s %s: %s (%s)" % (names.get(r, r), c, d, log))
+    (logdir / "report.md").write_text("\n".join(md) + "\n")
+    with (logdir / "results.tsv").open("w") as f:
+        for (r, c), (s, d, log) in results.items():
+            f.write("%s\t%s\t%s\t%s\t%s\n" % (names.get(r, r), c, s, d.replace("\t", " "), log))
+    print()
+    print("gate: %-8s %s" % ("patch", " ".join("%-9s" % c[:9] for c in cols)))
+    for r in rows:
+        print("gate: %-8s %s" % (r, " ".join(
+            "%-9s" % results.get((r, c), ("-",))[0] for c in cols)))
+    fails = [(r, c, d) for (r, c), (s, d, _) in results.items() if s == "fail"]
+    for r, c, d in fails:
+        print("gate: FAILED %s %s: %s" % (names.get(r, r), c, d))
+    print("gate: report %s, %.0f s" % (logdir / "report.md", secs))
+    npass = sum(1 for v in results.values() if v[0] == "pass")
+    print("%d passed, %d failed" % (npass, len(fails)))
+    sys.exit(1 if fails else 0)
+
+
+def list_cells(configs, checks):
+    """The cells of the whole series as data: ids "NNNN:CHECK[:CONFIG]"
+    and "series".  A boot cell also gives the abi column of that boot."""
+    commits = git("rev-list", "--reverse", "%s..%s" % (BASE_TAG, WORK_BRANCH)).split()
+    cells = []
+    for i in range(1, len(commits) + 1):
+        for c in PATCH_CHECKS:
+            if c in checks:
+                cells.append("%04d:%s" % (i, c))
+        if "build" in checks:
+            cells += ["%04d:build:%s" % (i, n) for n in configs]
+        for c in ("boot", "cross"):
+            if c in checks:
+                cells.append("%04d:%s" % (i, c))
+    if "series" in checks:
+        cells.append("series")
+    return cells
+
+
+def gitlab_pipeline(cells):
+    """A GitLab CI child pipeline (YAML, written as JSON, which YAML
+    includes): one job per cell, then a merge job that downloads every
+    cell's GATE_LOGS (the artifacts of the earlier stage) and writes the
+    report.  ci/gitlab-ci.yml generates and triggers it."""
+    setup = ["bash scripts/install-deps.sh", "bash scripts/prepare-tree.sh",
+             "bash scripts/apply-series.sh"]
+    common = {"image": "debian:12",
+              "variables": {"SYSDEV_CACHE": "$CI_PROJECT_DIR/.sysdev-cache"},
+              "cache": {"key": "sysdev-ccache", "paths": [".sysdev-cache/ccache"]}}
+    jobs = {"stages": ["cells", "merge"]}
+    for c in cells:
+        d = "gate-logs/" + c.replace(":", "_")
+        jobs["cell " + c] = dict(common, stage="cells", script=setup + [
+            "GATE_LOGS=%s bash ci/gate.sh --no-cache --cell %s" % (d, c)],
+            artifacts={"when": "always", "paths": [d]})
+    jobs["merge"] = dict(common, stage="merge", when="always", script=[
+        "bash ci/gate.sh --merge gate-report gate-logs/*"],
+        artifacts={"when": "always", "paths": ["gate-report"]})
+    return json.dumps(jobs, indent=1)
+
+
+def cell_args(a, cell):
+    """Turn a cell id into the --only/--checks/--configs of one run."""
+    parts = cell.split(":")
+    if parts == ["series"]:
+        a.only, a.checks = set(), ["series"]
+        return
+    if len(parts) not in (2, 3) or not parts[0].isdigit() or \
+            parts[1] not in PATCH_CHECKS + ["build", "boot", "cross"] or \
+            (parts[1] == "build") != (len(parts) == 3) or \
+            (len(parts) == 3 and parts[2] not in CONFIGS):
+        sys.exit("gate: bad cell id %r (see --list-cells)" % cell)
+    a.only, a.checks = {int(parts[0])}, [parts[1]]
+    a.configs = [parts[2]] if len(parts) == 3 else []
+
+
+def merge(out, dirs):
+    """Merge the results.tsv (and logs) of cells run apart into one report,
+    as a serial run writes it."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    results, names = {}, set()
+    for d in map(Path, dirs):
+        f = d / "results.tsv"
+        if not f.exists():
+            sys.exit("gate: %s has no results.tsv (a cell that did not finish)" % d)
+        for line in f.read_text().splitlines():
+            name, col, status, detail, log = line.split("\t")
+            src = Path(log)
+            if not src.exists():
+                src = d / src.name
+            dst = out / src.name
+            if src.exists() and src.resolve() != dst.resolve():
+                shutil.copyfile(src, dst)
+            row = "series" if name == "series" else name[:4]
+            if name != "series":
+                names.add(name)
+            results[(row, col)] = (status, detail, dst)
+    # the order of a serial run: patches, then columns as list_cells has them
+    order = {c: i for i, c in enumerate(PATCH_CHECKS + ["build:" + n for n in CONFIGS]
+                                         + ["boot", "abi", "cross"])}
+    results = dict(sorted(results.items(), key=lambda kv: (
+        kv[0][0] == "series", kv[0][0], order.get(kv[0][1], 99), kv[0][1])))
+    write_report(results, sorted(names), out, 0)
 
 
 def main():
@@ -1038,10 +1130,27 @@ def main():
     ap.add_argument("--only", default=None,
                     help="comma-separated patch numbers to check (default: all)")
     ap.add_argument("--no-cache", action="store_true", help="ignore cached passes")
+    ap.add_argument("--list-cells", action="store_true",
+                    help="print the cells (of --checks and --configs) as a JSON list and exit")
+    ap.add_argument("--format", choices=["json", "gitlab"], default="json",
+                    help="--list-cells as a JSON list, or as a GitLab CI child pipeline")
+    ap.add_argument("--cell", help="run one cell of --list-cells (e.g. 0005:build:i386)")
+    ap.add_argument("--merge", nargs="+", metavar=("OUT", "DIR"),
+                    help="merge the GATE_LOGS directories DIR... of cells run apart into OUT")
     a = ap.parse_args()
     a.configs = [c for c in a.configs.split(",") if c]
     a.checks = [c for c in a.checks.split(",") if c]
     a.only = None if a.only is None else {int(x) for x in a.only.split(",")}
+    if a.list_cells:
+        cells = list_cells(a.configs, a.checks)
+        print(gitlab_pipeline(cells) if a.format == "gitlab" else json.dumps(cells))
+        return
+    if a.merge:
+        if len(a.merge) < 2:
+            sys.exit("gate: --merge OUT DIR...")
+        merge(a.merge[0], a.merge[1:])
+    if a.cell:
+        cell_args(a, a.cell)
     Gate(a).main()
 
 

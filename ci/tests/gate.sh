@@ -4,7 +4,8 @@
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
 	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
 	gate_catches_boot_break gate_catches_cross_break maintainers_notes
-	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked)
+	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked
+	gate_cells_merge)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -192,6 +193,43 @@ test_gate_key_covers_untracked() {
 	for p in gcc-12 sparse coccinelle qemu-system-x86 seabios busybox-static python3-docutils codespell; do
 		grep -q "^$p " <<<"$v" || { fail "the key lacks the version of $p"; return 1; }
 	done
+}
+
+# The CI fan-out (ci/gitlab-ci.yml): the cells of --list-cells run one by
+# one, each in its own log directory, then --merge, give the results of a
+# serial run, cell for cell (status and detail); on the cheap cells of
+# patches 1 and 2 and the series checks.  The generated GitLab pipeline
+# has a job per cell and the merge job.
+test_gate_cells_merge() {
+	local d=$TLOG/cells cells c
+	bash "$TOP/scripts/apply-series.sh"
+	rm -rf "$d"; mkdir -p "$d/cell"
+	cells=$(bash "$TOP/ci/gate.sh" --list-cells --checks message,checkpatch,inline,rst,series |
+		python3 -c 'import json, sys; print(" ".join(c for c in json.load(sys.stdin) if c[:5] in ("0001:", "0002:") or c == "series"))')
+	echo "cells: $cells"
+	[ "$(wc -w <<<"$cells")" -eq 9 ] || { fail "expected 9 cells, got: $cells"; return 1; }
+	GATE_LOGS=$d/serial bash "$TOP/ci/gate.sh" --no-cache --only 1,2 \
+		--checks message,checkpatch,inline,rst,series > "$d/serial.out" 2>&1 || { cat "$d/serial.out"; fail "the serial run failed"; return 1; }
+	for c in $cells; do
+		GATE_LOGS=$d/cell/${c//:/_} bash "$TOP/ci/gate.sh" --no-cache --cell "$c" > "$d/cell-${c//:/_}.out" 2>&1 ||
+			{ cat "$d/cell-${c//:/_}.out"; fail "cell $c failed"; return 1; }
+	done
+	bash "$TOP/ci/gate.sh" --merge "$d/merged" "$d"/cell/* | tee "$d/merge.out"
+	tail -n 1 "$d/merge.out" | grep -qx "9 passed, 0 failed" || { fail "merge did not count 9 cells"; return 1; }
+	diff <(cut -f1-4 "$d/serial/results.tsv" | sort) <(cut -f1-4 "$d/merged/results.tsv" | sort) ||
+		{ fail "the merged results differ from the serial run's"; return 1; }
+	# a cell missing from the merge is named, not silently dropped
+	expect_fail merge "has no results.tsv" bash "$TOP/ci/gate.sh" --merge "$d/merged2" "$d"/cell/* "$d/nonexistent" || return 1
+	bash "$TOP/ci/gate.sh" --list-cells --format gitlab > "$d/pipeline.json"
+	python3 - "$d/pipeline.json" "$(bash "$TOP/ci/gate.sh" --list-cells | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" <<'PY' || { fail "the GitLab pipeline is not one job per cell plus merge"; return 1; }
+import json, sys
+p = json.load(open(sys.argv[1]))
+cells = [k for k in p if k.startswith("cell ")]
+assert len(cells) == int(sys.argv[2]), (len(cells), sys.argv[2])
+assert p["merge"]["stage"] == "merge" and "--merge" in p["merge"]["script"][0]
+assert all("--cell " + k[5:] in p[k]["script"][-1] for k in cells)
+print("pipeline: %d cell jobs and a merge job" % len(cells))
+PY
 }
 
 test_maintainers_notes() {

@@ -3,6 +3,7 @@
 # (use `expect` and `fail` to say why).  Its output goes to $TLOG/NAME.log.
 PASSED=0
 FAILED=0
+TEST_PLAN=()
 FAILED_NAMES=()
 SUITE_T0=$(date +%s)
 
@@ -20,9 +21,34 @@ expect_fail() {
 	return 0
 }
 
+# Progress on the terminal (stderr, so that a captured stdout keeps only
+# the verdicts): test i of n, time elapsed, and an estimate of what is left
+# from the durations of the previous run ($TLOG/times.tsv).
+TEST_I=0
+progress() { # NAME
+	local left=0 known=0 t secs
+	TEST_I=$((TEST_I + 1))
+	if [ -f "$TLOG/times.tsv" ]; then
+		for t in "${TEST_PLAN[@]:$((TEST_I - 1))}"; do
+			secs=$(awk -v n="$t" '$1 == n { s = $2 } END { print s + 0 }' "$TLOG/times.tsv")
+			left=$((left + secs)); [ "$secs" -gt 0 ] && known=$((known + 1))
+		done
+	fi
+	printf '[%d/%d, %dm%02ds elapsed%s] %s ...\n' "$TEST_I" "${#TEST_PLAN[@]}" \
+		$(( ($(date +%s) - SUITE_T0) / 60 )) $(( ($(date +%s) - SUITE_T0) % 60 )) \
+		"$([ $known -gt 0 ] && printf ', about %d min left by the last run' $(( (left + 59) / 60 )))" "$1" >&2
+}
+
+# record_time NAME SECONDS: keep the last duration of each test.
+record_time() {
+	{ [ -f "$TLOG/times.tsv" ] && awk -v n="$1" '$1 != n' "$TLOG/times.tsv"; echo "$1 $2"; } > "$TLOG/times.tsv.new"
+	mv "$TLOG/times.tsv.new" "$TLOG/times.tsv"
+}
+
 run_test() {
 	local t=$1 log=$TLOG/$1.log s rc=0
 	declare -F "test_$t" >/dev/null || { echo "no such test: $t" >&2; FAILED=$((FAILED + 1)); FAILED_NAMES+=("$t"); return; }
+	[ ${#TEST_PLAN[@]} -gt 0 ] && progress "$t"
 	s=$(date +%s)
 	# Not "|| rc=$?": that would switch errexit off inside the test.
 	set +e
@@ -31,6 +57,7 @@ run_test() {
 	  "test_$t" ) >"$log" 2>&1
 	rc=$?
 	set -e
+	record_time "$t" $(( $(date +%s) - s ))
 	if [ "$t" = gate ]; then
 		import_gate_results "$TLOG/gate.results.tsv"
 	fi

@@ -10,7 +10,18 @@ ALL_TESTS+=(main_job main_job_warm deps_noop tree_outside_repo base_commit
 
 # The README's main job from whatever state the machine is in.
 test_main_job() {
-	bash "$TOP/scripts/run-series.sh"
+	local out
+	out=$(bash "$TOP/scripts/run-series.sh" 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	# The suspend-to-RAM section shows the cycle: the local APIC's and the
+	# PIC's callbacks from their system devices, the test classes, the
+	# time, the timers; and nothing of the KUnit run at boot.
+	out=$(sed -n '/^== suspend-to-RAM/,$p' <<<"$out")
+	for l in "sysdev: suspend lapic0 class lapic_suspend" "sysdev: resume i82590 class i8259A_resume" \
+		"sysdev: suspend pmtest_b1 class" "kernel time from suspend entry to exit" "PASS suspend-to-RAM and resume: LOC"; do
+		grep -qF "$l" <<<"$out" || { fail "make run's suspend-to-RAM section lacks '$l'"; return 1; }
+	done
+	! grep -q "sdk_\|name in use" <<<"$out" || { fail "make run's suspend-to-RAM section shows KUnit messages"; return 1; }
 }
 
 # Its second run, with nothing changed, is fast.
@@ -121,13 +132,16 @@ PY
 test_boot_base() {
 	bash "$TOP/scripts/prepare-tree.sh" --base
 	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q x86_64
-	bash "$TOP/qemu/boot.sh" -k -c boot,tree -o "$TLOG/boot_base.console" "$BASE_IMAGE"
+	# abi as well: its snapshot is abi_base's second one (one boot less)
+	bash "$TOP/qemu/boot.sh" -k -c boot,tree,abi -a "pm_debug_messages initcall_debug" \
+		-o "$TLOG/boot_base.console" "$BASE_IMAGE"
 }
 
 test_boot_head() {
 	bash "$TOP/scripts/apply-series.sh"
 	bash "$TOP/scripts/build-kernel.sh" -q x86_64
-	bash "$TOP/qemu/boot.sh" -k -S -t 400 -c boot,tree,suspend,sysdev-pm \
+	# abi and cpu-hotplug as well: abi_head judges this boot's snapshot
+	bash "$TOP/qemu/boot.sh" -k -S -P -t 400 -c boot,tree,suspend,sysdev-pm,abi,cpu-hotplug \
 		-a "pm_debug_messages initcall_debug" -o "$TLOG/boot_head.console" "$HEAD_IMAGE"
 }
 

@@ -63,7 +63,7 @@ WORK_BRANCH = E["WORK_BRANCH"]
 CACHE = Path(E["SYSDEV_CACHE"]) / "gate-cache"
 GATE_LOGS = Path(E.get("GATE_LOGS", str(Path(E["LOG_ROOT"]) / "gate")))
 
-CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma"]
+CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma", "clang"]
 # Built in full at every patch; the others in full at the last selected
 # patch and objects-only before it (Gate.check_builds).
 PRIMARY = ["x86_64", "i386"]
@@ -108,7 +108,7 @@ def gate_config_files():
 # sparse, coccinelle, QEMU and SeaBIOS, busybox (the guest's userland),
 # perl and python (checkpatch, kernel-doc, the judges), docutils,
 # codespell's dictionary; install-deps.sh's list is read as well.
-TOOL_PKGS = ["gcc-12", "cpp-12", "binutils", "python3.11", "seabios",
+TOOL_PKGS = ["gcc-12", "cpp-12", "binutils", "python3.11", "seabios", "clang-14", "lld-14",
              "gcc-12-aarch64-linux-gnu", "gcc-12-powerpc64le-linux-gnu",
              "gcc-12-s390x-linux-gnu", "gcc-12-sparc64-linux-gnu",
              "qemu-system-data", "libpython3.11-stdlib"]

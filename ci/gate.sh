@@ -3,7 +3,14 @@
 # working branch; the report goes to $LOG_ROOT/gate/report.md.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
-case "${1:-}" in -h|--help) ;; *) require_tree ;; esac
+case "${1:-}" in
+-h|--help|--merge) ;;
+*)	require_tree
+	# checkpatch, kernel-doc, coccinelle and the ABI baseline come from the
+	# unpatched tree: make its worktree if this is the first gate run
+	# (right after make run, say).
+	[ -e "$BASE_KSRC/.git" ] || [ -e "$BASE_KSRC/scripts" ] || bash "$TOP/scripts/prepare-tree.sh" --base >&2 ;;
+esac
 export TOP KSRC BASE_KSRC BUILD_ROOT LOG_ROOT OUTGOING BASE_TAG WORK_BRANCH \
 	SYSDEV_CACHE SERIES_NAME SERIES_EMAIL
 exec python3 "$TOP/ci/gate.py" "$@"

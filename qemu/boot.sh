@@ -57,23 +57,12 @@ if [ ${#extra[@]} -gt 0 ]; then
 	cat "$initrd" "${extra[@]}" >"$log.initrd"
 	initrd=$log.initrd
 fi
-case $topo in
-numa2)
-	topology=(-smp 2,sockets=2,cores=1,threads=1 -m 1024
-		-object memory-backend-ram,id=m0,size=512M
-		-object memory-backend-ram,id=m1,size=512M
-		-numa node,nodeid=0,cpus=0,memdev=m0
-		-numa node,nodeid=1,cpus=1,memdev=m1) ;;
-up)	topology=(-smp 1 -m 512) ;;
-esac
-cmdline="console=ttyS0,115200 panic=-1 ignore_loglevel sysdev_checks=$checks $append"
+qemu_argv "$topo" "$kernel" "$initrd" \
+	"console=ttyS0,115200 panic=-1 ignore_loglevel sysdev_checks=$checks $append" "$log"
 
 start=$(date +%s.%N)
 set +e
-timeout -k 5 "$timeout" qemu-system-x86_64 -M pc -accel tcg -no-reboot \
-	-display none -monitor none -serial "file:$log" -nic none \
-	"${topology[@]}" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	</dev/null >"$log.qemu" 2>&1
+timeout -k 5 "$timeout" "${QEMU_ARGV[@]}" </dev/null >"$log.qemu" 2>&1
 rc=$?
 set -e
 secs=$(echo "$(date +%s.%N) - $start" | bc)

@@ -26,7 +26,6 @@ mkdir -p "$root/bin" "$root/checks" "$root/dev" "$root/proc" "$root/sys"
 cp "$bb" "$root/bin/busybox"
 install -m 0755 "$TOP/qemu/init" "$root/init"
 cp "$TOP"/qemu/checks/* "$root/checks/"
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) > "$out.tmp"
+pack_cpio "$root" "$out.tmp"
 mv "$out.tmp" "$out"
 echo "$out"

@@ -4,7 +4,8 @@
 #
 # A configuration NAME is a fragment file, qemu/NAME.config or
 # ci/configs/NAME.config, applied on top of tinyconfig.  A fragment may
-# start with "# arch: i386" and "# include: OTHER" lines.
+# start with "# arch: i386", "# include: OTHER" and "# llvm: 1" (build
+# with clang and the LLVM tools, LLVM=1) lines.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +31,7 @@ fragment_of() {
 # Collect the fragment chain (includes first) and the architecture.
 frags=()
 arch=x86_64
+llvm=0
 collect() {
 	local f inc a
 	f=$(fragment_of "$1")
@@ -37,6 +39,7 @@ collect() {
 	for a in $inc; do collect "$a"; done
 	a=$(sed -n 's/^# arch: *//p' "$f")
 	[ -z "$a" ] || arch=$a
+	grep -qx "# llvm: 1" "$f" && llvm=1
 	frags+=("$f")
 }
 collect "$name"
@@ -50,7 +53,11 @@ export KBUILD_BUILD_USER=sysdev KBUILD_BUILD_HOST=workbench
 # (base/linux, base/build/NAME) and the series tree (linux, build/NAME) share
 # their ccache entries.
 export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR="$SYSDEV_CACHE"
-mk=(make -C "$KSRC" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" W=1)
+if [ $llvm -eq 1 ]; then
+	mk=(make -C "$KSRC" O="$obj" ARCH="$arch" LLVM=1 CC="ccache clang" HOSTCC="ccache clang" -j"$JOBS" W=1)
+else
+	mk=(make -C "$KSRC" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" W=1)
+fi
 
 # Write .config from tinyconfig + fragments, every time: after a checkout a
 # symbol may have appeared or gone, and olddefconfig would give a new one

@@ -9,6 +9,8 @@ PKGS=(
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static sparse coccinelle perl git git-email
 	ccache codespell python3 python3-docutils python3-ply python3-git libmailtools-perl xz-utils
+	# the gate's clang build (LLVM=1), as the kernel's robots do
+	clang lld llvm
 	# cross compilers for the gate's "cross" check (ci/cross-build.py)
 	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-sparc64-linux-gnu
 )

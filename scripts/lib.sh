@@ -84,3 +84,28 @@ series_fingerprint() {
 		series_patches | while read -r p; do cat "$p"; done
 	} | sha256sum | cut -c1-64
 }
+
+# pack_cpio DIR OUT: DIR's files as a reproducible newc archive (sorted,
+# owner root, fixed times), the format the kernel unpacks as initramfs.
+pack_cpio() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) > "$2"
+}
+
+# qemu_argv TOPOLOGY KERNEL INITRD CMDLINE LOG: the QEMU command of every
+# test boot, in the array QEMU_ARGV: PC machine, TCG, no reboot, serial
+# console to LOG; TOPOLOGY numa2 (2 CPUs on 2 NUMA nodes, 1 GiB) or up.
+qemu_argv() {
+	QEMU_ARGV=(qemu-system-x86_64 -M pc -accel tcg -no-reboot
+		-display none -monitor none -serial "file:$5" -nic none)
+	case $1 in
+	numa2) QEMU_ARGV+=(-smp 2,sockets=2,cores=1,threads=1 -m 1024
+		-object memory-backend-ram,id=m0,size=512M
+		-object memory-backend-ram,id=m1,size=512M
+		-numa node,nodeid=0,cpus=0,memdev=m0
+		-numa node,nodeid=1,cpus=1,memdev=m1) ;;
+	up) QEMU_ARGV+=(-smp 1 -m 512) ;;
+	*) die "qemu_argv: unknown topology $1" ;;
+	esac
+	QEMU_ARGV+=(-kernel "$2" -initrd "$3" -append "$4")
+}

@@ -103,8 +103,7 @@ for k in $kernels; do
 	else
 		note "$k: no CONFIG_MODULES in ${objdir[$k]}: no registration figures"
 	fi
-	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) >"$out/extra-$k.cpio"
+	pack_cpio "$root" "$out/extra-$k.cpio"
 	cat "$common" "$out/extra-$k.cpio" >"$out/initramfs-$k.cpio"
 	rm -rf "$root"
 done
@@ -133,17 +132,10 @@ boot_one() { # KERNEL INDEX FULL
 	fi
 	echo "$k $i $(date -u +%H:%M:%S) loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	note "boot $i of $k: $extra"
+	qemu_argv numa2 "$out/$k/bzImage" "$out/initramfs-$k.cpio" \
+		"console=ttyS0,115200 panic=-1 quiet log_buf_len=4M kunit.enable=0 sysdev_checks=perf $extra" "$log"
 	set +e
-	timeout -k 5 "$timeout" qemu-system-x86_64 -M pc -accel tcg -no-reboot \
-		-display none -monitor none -serial "file:$log" -nic none \
-		-smp 2,sockets=2,cores=1,threads=1 -m 1024 \
-		-object memory-backend-ram,id=m0,size=512M \
-		-object memory-backend-ram,id=m1,size=512M \
-		-numa node,nodeid=0,cpus=0,memdev=m0 \
-		-numa node,nodeid=1,cpus=1,memdev=m1 \
-		-kernel "$out/$k/bzImage" -initrd "$out/initramfs-$k.cpio" \
-		-append "console=ttyS0,115200 panic=-1 quiet log_buf_len=4M kunit.enable=0 sysdev_checks=perf $extra" \
-		</dev/null >"$log.qemu" 2>&1
+	timeout -k 5 "$timeout" "${QEMU_ARGV[@]}" </dev/null >"$log.qemu" 2>&1
 	local rc=$?
 	set -e
 	echo "$k $i end $(date -u +%H:%M:%S) loadavg $(cut -d' ' -f1-3 /proc/loadavg) qemu_rc $rc" >>"$out/load.txt"

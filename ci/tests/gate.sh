@@ -5,7 +5,7 @@ ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
 	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
 	gate_catches_boot_break gate_catches_cross_break maintainers_notes
 	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked
-	gate_cells_merge)
+	gate_cells_merge documented_commands)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its

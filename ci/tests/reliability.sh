@@ -140,8 +140,7 @@ fault_cpio() {
 		cat "$d/build.log"; fail "sysdev_fault ($*): compiler warnings"; return 1
 	fi
 	cp "$d/src/sysdev_fault.ko" "$d/root/fault/"
-	(cd "$d/root" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null --create --format=newc --owner=0:0 --reproducible --quiet) >"$d/fault.cpio"
+	pack_cpio "$d/root" "$d/fault.cpio"
 }
 
 # Allocation failures at every step of a registration (qemu/checks/fault.sh

@@ -177,6 +177,24 @@ test_harness_no_kunit() {
 		bash "$TOP/qemu/boot.sh" -k -a kunit.enable=0 -c boot -o "$TLOG/harness_no_kunit.console" "$HEAD_IMAGE"
 }
 
+# Every command README.md and Documentation/ give a reader works (the
+# commands of the gate run after the gate test, from its cache; ci/gate.sh
+# makes the base worktree itself when run right after make run):
+# ci/tests/doc-commands.py lists
+# them with what to do about each; "run" ones are run here and must exit
+# 0, the others are covered by the named test or say why not; a command
+# without a rule fails this test.
+test_documented_commands() {
+	local f cmd action rc=0
+	python3 "$TOP/ci/tests/doc-commands.py" "$TOP" > "$TLOG/doc-commands.tsv" || rc=$?
+	cat "$TLOG/doc-commands.tsv"
+	[ $rc -eq 0 ] || { fail "documented commands without a rule in ci/tests/doc-commands.py: $(grep -c UNKNOWN "$TLOG/doc-commands.tsv")"; return 1; }
+	cut -f3 "$TLOG/doc-commands.tsv" | sed -n 's/^run //p' | sort -u | while IFS= read -r cmd; do
+		echo "== $cmd"
+		(cd "$TOP" && bash -c "$cmd") || { fail "documented command failed: $cmd"; exit 1; }
+	done
+}
+
 # make perf's table on fabricated data: a missed target is reported and
 # exits 0, a figure it could not measure exits 2 (ci/perf/test-perf-table.py).
 ALL_TESTS+=(perf_table)

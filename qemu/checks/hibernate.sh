@@ -22,32 +22,15 @@ CHECK=hibernate
 T=${TMPDIR:-/tmp}/hibernate.$$
 mkdir -p "$T"
 
-pmtest_expected > "$T/expected"
-
-# judge LABEL KIND FILE: the kernel log of one transition.
+# judge LABEL KIND FILE: the kernel log of one transition: KIND none, no
+# test class callback; core, the 48 of them with state=freeze.  (6.1
+# prints "Hibernation image restored successfully" and resumes the devices
+# with PMSG_RESTORE after pm_test=core too: no check of that.)
 judge() {
-	sed -n -E 's/.*sysdev_pm_test: ((save|suspend|resume|restore) .*)/\1/p' "$3" |
-		tr -d '\r' > "$T/raw"
-	sed 's/ state=.*//' "$T/raw" > "$T/got"
-	if [ "$2" = none ]; then
-		if [ -s "$T/got" ]; then
-			fail "$1: $(wc -l < "$T/got") test class callbacks ran, want none: $(head -n 1 "$T/raw")"
-			return 1
-		fi
-		return 0
-	fi
-	if ! cmp -s "$T/expected" "$T/got"; then
-		fail "$1: test class callbacks missing, repeated or out of order ($(wc -l < "$T/got") lines, want 48): $(diff "$T/expected" "$T/got" | grep '^[-+][a-z]' | head -n 3 | tr '\n' ' ')"
-		return 1
-	fi
-	bad=$(grep ' state=' "$T/raw" | grep -v ' state=freeze$' | head -n 1)
-	if [ -n "$bad" ]; then
-		fail "$1: wrong state, expected freeze: $bad"
-		return 1
-	fi
-	# (6.1 prints "Hibernation image restored successfully" and resumes
-	# the devices with PMSG_RESTORE after pm_test=core too: no check.)
-	return 0
+	case $2 in
+	none) pmtest_judge "$1" none "$3" ;;
+	*) pmtest_judge "$1" freeze "$3" ;;
+	esac
 }
 
 if [ "${1:-}" = "--judge" ]; then

@@ -27,3 +27,34 @@ pmtest_expected() {
 		done
 	done
 }
+
+# pmtest_judge LABEL STATE FILE: the test classes' callbacks of one power
+# transition, from FILE (the kernel log of that transition): the 48 lines
+# of pmtest_expected, once each and in that order, every save and suspend
+# with state=STATE, and the core's own debug line (pm_debug_messages).
+# STATE "none": no test class callback at all.  Says FAIL and returns 1
+# otherwise.  The one judge of sysdev-pm.sh, stress.sh and hibernate.sh.
+pmtest_judge() {
+	local t=${TMPDIR:-/tmp}/pmjudge.$$ bad
+	pmtest_expected > "$t.expected"
+	sed -n -E 's/.*sysdev_pm_test: ((save|suspend|resume|restore) .*)/\1/p' "$3" |
+		tr -d '\r' > "$t.raw"
+	sed 's/ state=.*//' "$t.raw" > "$t.got"
+	if [ "$2" = none ]; then
+		bad=$(head -n 1 "$t.raw")
+		[ -z "$bad" ] || fail "$1: $(wc -l < "$t.got") test class callbacks ran, want none: $bad"
+	elif ! cmp -s "$t.expected" "$t.got"; then
+		bad=1
+		fail "$1: test class callbacks missing, repeated or out of order ($(wc -l < "$t.got") lines, want 48): $(diff "$t.expected" "$t.got" | grep '^[-+][a-z]' | head -n 3 | tr '\n' ' ')"
+	else
+		bad=$(grep ' state=' "$t.raw" | grep -v " state=$2\$" | head -n 1)
+		if [ -n "$bad" ]; then
+			fail "$1: wrong state, expected $2: $bad"
+		elif ! grep -q "sysdev: suspend pmtest_b1 class " "$3"; then
+			bad=1
+			fail "$1: no 'sysdev: suspend pmtest_b1 class' debug message (pm_debug_messages?)"
+		fi
+	fi
+	rm -f "$t.expected" "$t.raw" "$t.got"
+	[ -z "$bad" ]
+}

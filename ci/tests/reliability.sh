@@ -65,6 +65,15 @@ test_reliability_judges() {
 	expect_fail hib_state "FAIL .*wrong state, expected freeze: save pmtest_b1 global state=suspend" gj hibernate core core "$good"
 	sed '/sysdev_pm_test: restore pmtest_b1 global/d' "$REL_FIXTURES/hib-core.dmesg" > "$tmp/hmissing"
 	expect_fail hib_missing "FAIL .*\(47 lines" gj hibernate core core "$tmp/hmissing"
+	# x86-sysdev: the x86 order is judged among the x86 callbacks, with the
+	# test driver's (sdpm_*, also on lapic0, cpu0, node0...) left out
+	# instead of skipping the judgement whenever a test class is there.
+	good=$REL_FIXTURES/x86-core-cycle.dmesg
+	gj x86-sysdev "pm_test=core mem" "$good" || fail "x86-sysdev: a good cycle of the head was rejected"
+	sed '/suspend i82590 class i8259A_suspend/{h;d}; /suspend lapic0 class lapic_suspend/{p;x}' "$good" > "$tmp/x86late"
+	expect_fail x86_lapic_not_last "FAIL .*lapic_suspend is not the last x86 suspend callback" gj x86-sysdev core "$tmp/x86late"
+	sed '/resume lapic0 class lapic_resume/{h;d}; /resume i82590 class i8259A_resume/{p;x}' "$good" > "$tmp/x86first"
+	expect_fail x86_lapic_not_first "FAIL .*lapic_resume (is not the first resume callback|ran after)" gj x86-sysdev core "$tmp/x86first"
 	# kmemleak: a report naming the series' code fails, others do not
 	gj kmemleak "$REL_FIXTURES/kmemleak-other.txt" || fail "kmemleak: a report outside the series was blamed on it"
 	expect_fail kmemleak_ours "FAIL 1 of 2 leak reports name the system device code" gj kmemleak "$REL_FIXTURES/kmemleak-sysdev.txt"

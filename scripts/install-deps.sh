@@ -8,6 +8,9 @@ usage() { echo "usage: $0 [--check]   (install missing packages; --check only li
 PKGS=(
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static sparse coccinelle perl git git-email
+	# coccinelle's scripts with OCaml rules (badzero.cocci,
+	# check_bq27xxx_data.cocci) need the OCaml compiler at run time
+	ocaml-nox
 	ccache codespell python3 python3-docutils python3-ply python3-git libmailtools-perl xz-utils
 	# the gate's clang build (LLVM=1), as the kernel's robots do
 	clang lld llvm

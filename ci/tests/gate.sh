@@ -14,7 +14,12 @@ test_gate() {
 	local out
 	bash "$TOP/scripts/apply-series.sh"
 	rm -f "$LOG_ROOT/gate/results.tsv" "$TLOG/gate.results.tsv"
-	out=$(bash "$TOP/ci/gate.sh" 2>&1) || true
+	# the gate's progress lines ("gate: [elapsed, ...] patch 0005 (5 of
+	# 12) ...") also go to the terminal
+	out=$(bash "$TOP/ci/gate.sh" 2> >(tee "$TLOG/gate.stderr" |
+		grep --line-buffered '^gate: \[' | sed -u 's/^/      /' >&3)) || true
+	sleep 1	# the tee of the process substitution
+	cat "$TLOG/gate.stderr"
 	echo "$out"
 	[ -s "$LOG_ROOT/gate/results.tsv" ] || { fail "the gate wrote no results"; return 1; }
 	tail -n1 <<<"$out" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$' || { fail "the gate did not finish"; return 1; }

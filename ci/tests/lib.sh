@@ -6,6 +6,9 @@ FAILED=0
 TEST_PLAN=()
 FAILED_NAMES=()
 SUITE_T0=$(date +%s)
+# The terminal, for progress lines of long tests (their output goes to
+# their log): fd 3.
+exec 3>&2
 
 fail() { echo "FAIL: $*"; return 1; }
 
@@ -34,9 +37,15 @@ progress() { # NAME
 			left=$((left + secs)); [ "$secs" -gt 0 ] && known=$((known + 1))
 		done
 	fi
+	local rest=$(( ${#TEST_PLAN[@]} - TEST_I + 1 )) est=""
+	if [ $known -eq $rest ]; then
+		est=$(printf ', about %d min left by the last run' $(( (left + 59) / 60 )))
+	elif [ $known -gt 0 ]; then
+		est=$(printf ', at least %d min left (%d of the %d tests left have a time)' \
+			$(( (left + 59) / 60 )) $known $rest)
+	fi
 	printf '[%d/%d, %dm%02ds elapsed%s] %s ...\n' "$TEST_I" "${#TEST_PLAN[@]}" \
-		$(( ($(date +%s) - SUITE_T0) / 60 )) $(( ($(date +%s) - SUITE_T0) % 60 )) \
-		"$([ $known -gt 0 ] && printf ', about %d min left by the last run' $(( (left + 59) / 60 )))" "$1" >&2
+		$(( ($(date +%s) - SUITE_T0) / 60 )) $(( ($(date +%s) - SUITE_T0) % 60 )) "$est" "$1" >&2
 }
 
 # record_time NAME SECONDS: keep the last duration of each test.

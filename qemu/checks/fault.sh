@@ -16,7 +16,7 @@
 # if that has not happened at n = 3000.  Leaks are the job of the check
 # kmemleak, to run after this one ("fault,kmemleak").  Needs
 # CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS and the module
-# (ci/configs/fault.config); FAIL without them.
+# (the debug kernel, ci/configs/debug.config); FAIL without them.
 . /checks/lib.sh
 ko=/fault/sysdev_fault.ko
 fs=/sys/kernel/debug/failslab

@@ -126,6 +126,14 @@ def tool_versions():
     return p.stdout
 
 
+def cocci_key(report):
+    """A coccinelle report without its line numbers, so that moved code
+    matches: both the position ("f.c:563:9-10:") and the lines the message
+    names ("bound on line 561")."""
+    report = re.sub(r":\d+(:\d+)?(-\d+)?:", ":", report)
+    return re.sub(r"\b(line|lines) \d+(-\d+)?", r"\1 N", report)
+
+
 def tooling_hash():
     """The hash of what the verdicts depend on besides the commits: the
     versions of the host tools (tool_versions()) and the files under ci/,
@@ -166,6 +174,7 @@ class Patch:
         self.parent = parent
         self.mail = mail
         self.name = mail.name
+        self.num = "%04d" % idx
         out = git("diff", "--name-status", "--no-renames", parent, commit)
         self.touched, self.added = [], []
         for line in out.splitlines():
@@ -233,12 +242,12 @@ class Gate:
         if self.args.no_cache or not f.exists():
             return False
         data = json.loads(f.read_text())
-        self.record(patch.name[:4], col, "pass", data["detail"] + " (cached)",
+        self.record(patch.num, col, "pass", data["detail"] + " (cached)",
                     data["log"])
         return True
 
     def store(self, patch, col, status, detail, log_text):
-        self.record(patch.name[:4], col, status, detail, log_text)
+        self.record(patch.num, col, status, detail, log_text)
         if status == "pass":
             (CACHE / self.key(patch, col)).write_text(
                 json.dumps({"detail": detail, "log": log_text}))
@@ -443,7 +452,7 @@ class Gate:
         """One spatch run per semantic patch over every file version."""
         todo = [p for p in patches if p.c_files() and not self.cached(p, "cocci")]
         for p in patches:
-            if not p.c_files() and (p.name[:4], "cocci") not in self.results:
+            if not p.c_files() and (p.num, "cocci") not in self.results:
                 self.store(p, "cocci", "pass", "no .c file touched", "")
         if not todo:
             return
@@ -458,7 +467,7 @@ class Gate:
             for p in todo:
                 for side, commit in (("before", p.parent), ("after", p.commit)):
                     for f in p.c_files():
-                        self.blob(commit, f, Path(tmp) / p.name[:4] / side / f)
+                        self.blob(commit, f, Path(tmp) / p.num / side / f)
             reports = []
             for script, opts in scripts:
                 rc, out = run(["spatch", "-D", "report", "--very-quiet",
@@ -472,12 +481,10 @@ class Gate:
                         reports.append(l[len(tmp) + 1:] + "  [" +
                                        script.name + "]")
         for p in todo:
-            pre = p.name[:4] + "/"
-            # reports without line numbers, so that moved code matches
-            strip = lambda r: re.sub(r":\d+(:\d+)?(-\d+)?:", ":", r)
+            pre = p.num + "/"
             before = [r[len(pre) + 7:] for r in reports if r.startswith(pre + "before/")]
             after = [r[len(pre) + 6:] for r in reports if r.startswith(pre + "after/")]
-            new = [r for r in after if strip(r) not in {strip(b) for b in before}]
+            new = [r for r in after if cocci_key(r) not in {cocci_key(b) for b in before}]
             log = "scripts: %d\nbefore:\n%s\nafter:\n%s\nnew:\n%s\nspatch failures:\n%s\n" % (
                 len(scripts), "\n".join(before), "\n".join(after), "\n".join(new),
                 "\n".join(broken))
@@ -627,7 +634,7 @@ class Gate:
         for name in configs:
             col = "build:" + name
             full = name in PRIMARY or p is last
-            if self.results_cached.get((p.name[:4], col)):
+            if self.results_cached.get((p.num, col)):
                 continue
             cfiles = self.includers(p, p.commit)
             if not full:
@@ -679,7 +686,7 @@ class Gate:
         first = sel[hi]
         if first is not last:
             self.store(first, "build:" + name, "fail", "full build fails from this "
-                       "patch on (bisected from %s)" % last.name[:4], "\n".join(log))
+                       "patch on (bisected from %s)" % last.num, "\n".join(log))
 
     def gate_checks(self):
         """Guest checks with a "# gate:" line, and what each needs."""
@@ -692,8 +699,8 @@ class Gate:
 
     def check_boot(self, p):
         col = "boot"
-        if self.results_cached.get((p.name[:4], col)) and \
-                self.results_cached.get((p.name[:4], "abi")):
+        if self.results_cached.get((p.num, col)) and \
+                self.results_cached.get((p.num, "abi")):
             return
         if self.built_at.get("x86_64") != p.commit:
             rc, out = self.build("x86_64")
@@ -712,7 +719,7 @@ class Gate:
                     ok &= (KSRC / n[5:]).exists()
             if ok:
                 run_checks.append(name)
-        log = self.logdir / ("%s.boot.console" % p.name[:4])
+        log = self.logdir / ("%s.boot.console" % p.num)
         allowed = (TOP / "qemu" / "expected-warnings.txt")
         cmd = ["bash", str(TOP / "qemu/boot.sh"), "-k", "-c", ",".join(run_checks),
                "-a", "pm_debug_messages initcall_debug", "-o", str(log)]
@@ -793,7 +800,7 @@ class Gate:
             self.store(p, "abi", "fail", "no snapshot in the console log: "
                        + text.strip().splitlines()[-1].split("error: ", 1)[-1], text)
             return
-        head = self.logdir / ("%s.abi.snap" % p.name[:4])
+        head = self.logdir / ("%s.abi.snap" % p.num)
         head.write_text(text)
         rc, out = run(tool + ["compare", str(base), str(head), "--allow",
                               str(TOP / "qemu/abi-allowed.txt")])
@@ -812,7 +819,7 @@ class Gate:
         ci/cross-build.py, without more warnings than at the parent.  Not
         applicable to a patch whose C files all built natively."""
         col = "cross"
-        if self.results_cached.get((p.name[:4], col)) or self.cached(p, col):
+        if self.results_cached.get((p.num, col)) or self.cached(p, col):
             return
         files = [f for f in p.c_files()
                  if (KSRC / f).exists() and not any(
@@ -890,7 +897,11 @@ class Gate:
 
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(E, OUTGOING=tmp)
-            rc, out = run(["bash", str(TOP / "scripts/regen-series.sh")], env=env)
+            # the reroll count of outgoing/ (v7-0000-...), which an empty
+            # directory cannot tell regen-series.sh
+            v = [m.group(1) for m in (re.match(r"^v(\d+)-0000-", c.name) for c in cover) if m]
+            rc, out = run(["bash", str(TOP / "scripts/regen-series.sh")]
+                          + (["-v", v[0]] if v else []), env=env)
             if rc == 0:
                 rc2, diff = run(["diff", "-ru", str(OUTGOING), tmp])
                 rec("regen", rc2 == 0, "outgoing/ regenerates byte for byte"
@@ -957,22 +968,22 @@ class Gate:
                 (["cross"] if "cross" in want else [])
             for p in sel:
                 for col in cols_of(p):
-                    self.results_cached[(p.name[:4], col)] = self.cached(p, col)
+                    self.results_cached[(p.num, col)] = self.cached(p, col)
             # A secondary configuration never built here is built at the
             # last selected patch first: its objects tell which files it
             # builds, and so which patches get an objects-only cell.
             for n in configs:
                 if n not in PRIMARY and not (self.objdir(n) / "vmlinux").exists() and \
-                        any(not self.results_cached[(p.name[:4], "build:" + n)] for p in sel):
+                        any(not self.results_cached[(p.num, "build:" + n)] for p in sel):
                     git("checkout", "-q", "--detach", last.commit)
-                    self.progress("first build of %s at %s" % (n, last.name[:4]))
+                    self.progress("first build of %s at %s" % (n, last.num))
                     self.build(n)
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
-                todo = [c for c in cols_of(p) if not self.results_cached[(p.name[:4], c)]]
+                todo = [c for c in cols_of(p) if not self.results_cached[(p.num, c)]]
                 if not todo:
                     continue
-                self.progress("patch %s (%d of %d): %s" % (p.name[:4], i + 1, len(sel), ", ".join(todo)))
+                self.progress("patch %s (%d of %d): %s" % (p.num, i + 1, len(sel), ", ".join(todo)))
                 git("checkout", "-q", "--detach", p.commit)
                 if configs:
                     self.check_builds(p, nxt, configs, last)
@@ -991,15 +1002,23 @@ class Gate:
         write_report(self.results, [p.name for p in patches], self.logdir, secs)
 
 
+def num_of(name):
+    """The patch number of a mail's file name: 0005 of 0005-x.patch and of
+    v7-0005-x.patch (format-patch --reroll-count); the name itself if it
+    has none (a row such as "series")."""
+    m = re.match(r"^(?:v\d+-)?(\d{4})-", name)
+    return m.group(1) if m else name
+
+
 def write_report(results, names_in_order, logdir, secs):
     """report.md and results.tsv in logdir, the table on stdout, the
     closing count; exit status 1 if a cell failed."""
-    rows = [n[:4] for n in names_in_order]
+    rows = [num_of(n) for n in names_in_order]
     cols = []
     for (r, c) in results:
         if r != "series" and c not in cols:
             cols.append(c)
-    names = {n[:4]: n for n in names_in_order}
+    names = {num_of(n): n for n in names_in_order}
     md = ["# Gate report", "", "%d patches, %.0f s" % (len(rows), secs), "",
           "| patch | " + " | ".join(cols) + " |",
           "|---" * (len(cols) + 1) + "|"]
@@ -1109,7 +1128,7 @@ def merge(out, dirs):
             dst = out / src.name
             if src.exists() and src.resolve() != dst.resolve():
                 shutil.copyfile(src, dst)
-            row = "series" if name == "series" else name[:4]
+            row = "series" if name == "series" else num_of(name)
             if name != "series":
                 names.add(name)
             results[(row, col)] = (status, detail, dst)

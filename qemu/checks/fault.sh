@@ -46,7 +46,7 @@ while { [ $ok_run -lt 20 ] || ! all_steps; } && [ $n -lt 3000 ]; do
 	grep ' failed: ' $T.lines > $T.failed
 	while read -r l; do
 		case "$l" in
-		*" failed: "*", adds 0")
+		*" failed: "*", adds 0, released after "[0-9]*" ms")
 			s=${l#sysdev_fault: }
 			s=${s%% failed:*}
 			case " $steps " in *" $s "*) ;; *) steps="$steps $s" ;; esac ;;
@@ -68,7 +68,7 @@ while { [ $ok_run -lt 20 ] || ! all_steps; } && [ $n -lt 3000 ]; do
 		rmmod sysdev_fault || { fail "n=$n: rmmod failed"; bad=1; }
 		line=$(dmesg | grep -o 'sysdev_fault: .*' | tail -n 1)
 		case "$line" in
-		*"unregistered, adds 0") ;;
+		*"unregistered, adds 0, released after "[0-9]*" ms") ;;
 		*) fail "n=$n: unloaded, module says '$line'"; bad=1 ;;
 		esac
 	else

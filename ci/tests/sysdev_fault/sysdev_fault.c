@@ -13,14 +13,32 @@
  * Built with SYSDEV_FAULT_BUG, the init forgets put_device() after a
  * failed sys_device_register(), which the API requires (the device name
  * stays allocated): the test's self-test expects kmemleak to see that.
+ *
+ * The class, its bus_type and the devices live in the module's memory, so
+ * the module must not go away before the driver core is done with them:
+ * with CONFIG_DEBUG_KOBJECT_RELEASE (the debug kernel) a release runs 1 to
+ * 4 seconds after the last put, and chained releases later still.  Before
+ * the exit (or a failed init) returns, sdf_wait_released() waits until
+ * every device's release() has run and the driver core has let go of the
+ * class's bus_type (bus_release() clears its p, as sysdev_class_unregister()
+ * documents).  Without that wait a load after an unload finds a bus_type
+ * whose p the previous load's late bus_release() set to NULL at the same
+ * address (an oops in device_del()), and debugobjects sees the devices'
+ * release timers freed with the module.
  */
+#include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/sysdev.h>
 
 #define SDF_DEVICES 3
+/* Longer than any chain of delayed kobject releases: 4 s each. */
+#define SDF_RELEASE_WAIT_MS 30000
 
 static int sdf_adds;
+/* Devices initialized by sys_device_register() whose release() has not run. */
+static atomic_t sdf_unreleased = ATOMIC_INIT(0);
 
 static int sdf_add(struct sys_device *sysdev)
 {
@@ -44,16 +62,48 @@ static struct sysdev_driver sdf_driver = {
 
 static struct sys_device sdf_devs[SDF_DEVICES];
 
+static void sdf_release(struct device *dev)
+{
+	atomic_dec(&sdf_unreleased);
+}
+
+/*
+ * Poll rather than be woken by sdf_release(), so that the release() has
+ * long returned when the module's memory goes; bus_release() wakes nobody.
+ * Returns the milliseconds waited, or -1 if something was never released.
+ */
+static int sdf_wait_released(void)
+{
+	int ms;
+
+	for (ms = 0; ms < SDF_RELEASE_WAIT_MS; ms += 50) {
+		if (!atomic_read(&sdf_unreleased) && !READ_ONCE(sdf_class.subsys->p))
+			return ms;
+		msleep(50);
+	}
+	pr_err("sysdev_fault: %d devices%s not released after %d ms\n",
+	       atomic_read(&sdf_unreleased),
+	       READ_ONCE(sdf_class.subsys->p) ? " and the bus_type" : "",
+	       SDF_RELEASE_WAIT_MS);
+	return -1;
+}
+
 static int sdf_register_device(int i)
 {
 	int error;
 
 	sdf_devs[i].id = i;
 	sdf_devs[i].cls = &sdf_class;
+	sdf_devs[i].dev.release = sdf_release;
+	atomic_inc(&sdf_unreleased);
 	error = sys_device_register(&sdf_devs[i]);
 #ifndef SYSDEV_FAULT_BUG
 	if (error)
 		put_device(&sdf_devs[i].dev);
+#else
+	/* the broken caller believes the device gone and never puts it */
+	if (error)
+		atomic_dec(&sdf_unreleased);
 #endif
 	return error;
 }
@@ -93,8 +143,8 @@ out_device0:
 out_class:
 	sysdev_class_unregister(&sdf_class);
 out:
-	pr_info("sysdev_fault: %s failed: %d, adds %d\n", step, error,
-		sdf_adds);
+	pr_info("sysdev_fault: %s failed: %d, adds %d, released after %d ms\n",
+		step, error, sdf_adds, sdf_wait_released());
 	return error;
 }
 
@@ -107,7 +157,8 @@ static void __exit sdf_exit(void)
 	sysdev_driver_unregister(&sdf_class, &sdf_driver);
 	sys_device_unregister(&sdf_devs[0]);
 	sysdev_class_unregister(&sdf_class);
-	pr_info("sysdev_fault: unregistered, adds %d\n", sdf_adds);
+	pr_info("sysdev_fault: unregistered, adds %d, released after %d ms\n",
+		sdf_adds, sdf_wait_released());
 }
 
 module_init(sdf_init);

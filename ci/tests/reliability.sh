@@ -153,9 +153,11 @@ fault_cpio() {
 }
 
 # Allocation failures at every step of a registration (qemu/checks/fault.sh
-# says what is checked), and the proof that the check can fail: the module
-# built with SYSDEV_FAULT_BUG forgets put_device() after a failed
-# sys_device_register(), and kmemleak must report the device's name.
+# says what is checked), and the proof that the checks can fail: the module
+# built with SYSDEV_FAULT_BUG=1 forgets put_device() after a failed
+# sys_device_register(), and kmemleak must report the device's name; built
+# with SYSDEV_FAULT_BUG=2 it forgets to unregister its class after a failed
+# device registration, and the check fault must name what is left.
 # The kernel's "kmemleak: N new suspected memory leaks" line is allowed in
 # these boots: the check kmemleak sorts the reports (fault injection also
 # reaches a leak of 6.1's bus_register()) and fails on the series' own.
@@ -167,6 +169,7 @@ test_reliability_fault() {
 	echo "reliability_fault: build (incremental) took $((SECONDS - s))s"
 	fault_cpio good
 	fault_cpio bug SYSDEV_FAULT_BUG=1
+	fault_cpio leftover SYSDEV_FAULT_BUG=2
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -t 1200 -c boot,fault,kmemleak -i "$TLOG/fault-good/fault.cpio" \
 		-W "$FAULT_LEAKS" -o "$TLOG/reliability_fault.console" "$img"
@@ -176,5 +179,10 @@ test_reliability_fault() {
 	expect_fail boot "check kmemleak: [0-9]+ of [0-9]+ leak reports name the system device code" \
 		bash "$TOP/qemu/boot.sh" -t 1200 -c boot,fault,kmemleak -i "$TLOG/fault-bug/fault.cpio" \
 		-W "$FAULT_LEAKS" -o "$TLOG/reliability_fault_bug.console" "$img"
-	echo "reliability_fault: the broken module was caught, boot took $((SECONDS - s))s"
+	echo "reliability_fault: the leaking module was caught, boot took $((SECONDS - s))s"
+	s=$SECONDS
+	expect_fail boot "check fault: n=[0-9]+: after a failed registration, /sys/bus/sdfault left behind" \
+		bash "$TOP/qemu/boot.sh" -t 1200 -c boot,fault -i "$TLOG/fault-leftover/fault.cpio" \
+		-o "$TLOG/reliability_fault_leftover.console" "$img"
+	echo "reliability_fault: the module leaving its class behind was caught, boot took $((SECONDS - s))s"
 }

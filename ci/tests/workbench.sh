@@ -81,8 +81,8 @@ test_regen_idempotent() {
 	for f in "$OUTGOING"/v[0-9]*-0000-cover-letter.patch; do
 		[ -e "$f" ] || continue
 		f=${f##*/}
-		v=(-v "${f%%-*}")
-		v[1]=${v[1]#v}
+		f=${f%%-*}
+		v=(-v "${f#v}")
 	done
 	OUTGOING=$tmp bash "$TOP/scripts/regen-series.sh" "${v[@]}"
 	diff -ru "$OUTGOING" "$tmp" || { rm -rf "$tmp"; fail "regeneration changed outgoing/"; }

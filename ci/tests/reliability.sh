@@ -8,6 +8,11 @@
 #                       reboot instead of a power off (sysdev_end=reboot)
 #   reliability_debug   ci/configs/debug.config: KUnit, sysdev-pm, suspend,
 #                       hibernate and kmemleak, ending with a power off
+#   reliability_fallback the test kernel with sysdev_pm_test.occupy=lapic,i8259:
+#                       the lapic and i8259 classes cannot register, and
+#                       their code must fall back to syscore_ops (check
+#                       x86-sysdev: no device, the same callbacks in the
+#                       same order in pm_test=core and real suspend-to-RAM)
 #   reliability_fault   the debug kernel: qemu/checks/fault.sh makes
 #                       each slab allocation of a module's registrations
 #                       fail in turn (ci/tests/sysdev_fault), then kmemleak;
@@ -16,7 +21,7 @@
 # and reliability_judges, the cheap self-tests: every judge these tests
 # rely on must reject a log with one defect.
 
-ALL_TESTS+=(reliability_judges reliability_stress reliability_debug reliability_fault)
+ALL_TESTS+=(reliability_judges reliability_stress reliability_fallback reliability_debug reliability_fault)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
@@ -119,6 +124,18 @@ test_reliability_stress() {
 		-x "reboot: Restarting system" "${x[@]}" -o "$log" "$HEAD_IMAGE"
 	rel_times "$log"
 	echo "reliability_stress: boot took $((SECONDS - s))s"
+}
+
+# The lapic and i8259 must not lose their power management when their
+# class cannot be registered (register_syscore_ops() could not fail).
+test_reliability_fallback() {
+	local log=$TLOG/reliability_fallback.console s=$SECONDS
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	bash "$TOP/qemu/boot.sh" -S -P -t 900 -c boot,x86-sysdev \
+		-a "pm_debug_messages initcall_debug sysdev_pm_test.occupy=lapic,i8259" -o "$log" "$HEAD_IMAGE"
+	grep -a "SYSDEV-\(CHECK\|INFO\) x86-sysdev" "$log" | tr -d '\r'
+	echo "reliability_fallback: boot took $((SECONDS - s))s"
 }
 
 # The debug kernel: KUnit, the power transitions and kmemleak; any KASAN,

@@ -6,6 +6,11 @@
 #    of its commit holds; /sys/class/rtc/rtc0 is still the RTC class
 #    device and there is no bus rtc (a lookup of "rtc0" in the subsystem
 #    rtc, which tries /sys/bus/rtc/devices/ first, must still find it).
+#    lapic_nmi0 exists exactly when the NMI watchdog is available, which
+#    is when /proc/sys/kernel/nmi_watchdog can be written.
+#    A class named in sysdev_pm_test.occupy= (a plain subsystem took its
+#    name) has no device: its code must say so and fall back to the
+#    syscore_ops, whose callbacks then run in the same order.
 #    A class whose conversion is not in this kernel is not expected
 #    (an info line says so),
 #    so the check runs at every patch of the series: its init function is
@@ -33,6 +38,24 @@ converted() {
 		! grep -qx "syscore lapic_suspend" /tmp/x86cb.first 2>/dev/null
 	else
 		grep -q " $1\$" /proc/kallsyms
+	fi
+}
+
+# occupied CLASS: sysdev_pm_test.occupy= took the name of CLASS
+occupied() {
+	sed -n 's/.*sysdev_pm_test\.occupy=\([^ ]*\).*/,\1,/p' /proc/cmdline | grep -q ",$1,"
+}
+
+# check_fallback CLASS MESSAGE: the class could not register, its code
+# said so and uses syscore_ops (which the cycles check)
+check_fallback() {
+	local cls=$1
+	if [ -e "$sys/$cls/${cls}0" ]; then
+		fail "$cls: ${cls}0 exists although sysdev_pm_test.occupy= took the name"
+	elif ! grep -q "$2" /tmp/x86boot.dmesg; then
+		fail "$cls: no fallback to syscore_ops ('$2' not in the boot log)"
+	else
+		pass "$cls: name taken, no device, fell back to syscore_ops"
 	fi
 }
 
@@ -74,12 +97,16 @@ check_dev() {
 
 # 1. devices (called after the first power transition)
 check_devices() {
-	if grep -qw apic /proc/cpuinfo; then
+	if occupied lapic; then
+		check_fallback lapic "APIC: no lapic system device (-17), using syscore_ops"
+	elif grep -qw apic /proc/cpuinfo; then
 		check_dev lapic init_lapic_sysfs 1 "the CPU has a local APIC"
 	else
 		check_dev lapic init_lapic_sysfs 0 "the CPU has no local APIC"
 	fi
-	if grep -q "Using NULL legacy PIC" /tmp/x86boot.dmesg; then
+	if occupied i8259; then
+		check_fallback i8259 "i8259: no system device (-17), using syscore_ops"
+	elif grep -q "Using NULL legacy PIC" /tmp/x86boot.dmesg; then
 		check_dev i8259 i8259A_init_sysfs 0 "no legacy PIC (NULL legacy PIC)"
 	else
 		check_dev i8259 i8259A_init_sysfs 1 "the legacy 8259 PIC is in use"
@@ -89,10 +116,13 @@ check_devices() {
 	else
 		check_dev timer timer_sysdev_init 0 "no PIT/HPET timer on IRQ 0"
 	fi
-	if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" = 1 ]; then
-		check_dev lapic_nmi lapic_nmi_sysdev_init 1 "the NMI watchdog runs"
+	# The sysctl refuses a write (-ENOTSUPP) when the watchdog is not
+	# available; writing its own value back changes nothing otherwise.
+	if cat /proc/sys/kernel/nmi_watchdog 2>/dev/null > /tmp/nmiwd &&
+	   cat /tmp/nmiwd > /proc/sys/kernel/nmi_watchdog 2>/dev/null; then
+		check_dev lapic_nmi lapic_nmi_sysdev_init 1 "the NMI watchdog is available (nmi_watchdog=$(cat /tmp/nmiwd))"
 	else
-		check_dev lapic_nmi lapic_nmi_sysdev_init 0 "no NMI watchdog: $(grep -m1 -o 'NMI watchdog.*\|PMU not available[^.]*' /tmp/x86boot.dmesg | tr -d '\r')"
+		check_dev lapic_nmi lapic_nmi_sysdev_init 0 "no NMI watchdog available: $(grep -m1 -o 'NMI watchdog.*\|PMU not available[^.]*' /tmp/x86boot.dmesg | tr -d '\r')"
 	fi
 	if grep -q "^rtc_cmos" $rtc/name 2>/dev/null; then
 		check_dev cmos_rtc rtc_sysdev_init 1 "the CMOS RTC is $rtc"
@@ -125,6 +155,7 @@ klog() { if [ -n "${X86_DMESG:-}" ]; then cat "$X86_DMESG"; else dmesg; fi; }
 cb_lines() {
 	klog | tr -d '\r' | sed -n -E \
 		-e '/sysdev: (suspend|resume) .* sdpm_[a-z_]+/d' \
+		-e 's/.*\] Calling (lapic|i8259A)_syscore_([a-z]+)\+.*/syscore \1_\2/p' \
 		-e 's/.*\] Calling ([A-Za-z0-9_]+)\+.*/syscore \1/p' \
 		-e 's/.*sysdev: (suspend|resume) ([a-z0-9_]+) (class|driver) ([A-Za-z0-9_]+).*/sysdev \4 \2/p' \
 		-e 's/.*(debug: Waiting for|ACPI: PM: Low-level resume complete).*/MARK/p'

@@ -10,13 +10,16 @@
 #    is when /proc/sys/kernel/nmi_watchdog can be written.
 #    A class named in sysdev_pm_test.occupy= (a plain subsystem took its
 #    name) has no device: its code must say so and fall back to the
-#    syscore_ops, whose callbacks then run in the same order.
-#    A class whose conversion is not in this kernel is not expected
-#    (an info line says so),
-#    so the check runs at every patch of the series: its init function is
-#    not in /proc/kallsyms, or, for lapic, whose init_lapic_sysfs() is
-#    older than the series, lapic_suspend() ran from a syscore_ops in the
-#    first cycle below.  The devices are checked after that cycle.
+#    syscore_ops, whose callbacks then run in the same order; when the
+#    lapic falls back, the i8259 must follow it (lapic_resume() masks
+#    the PIC, which must resume after it).
+#    A class whose conversion is not in this kernel is not expected (an
+#    info line says so), so the check runs at every patch of the series:
+#    a function only the conversion adds (its init function;
+#    i8259A_syscore_resume() for the i8259) is not in /proc/kallsyms, or,
+#    for lapic, whose init_lapic_sysfs() is older than the series,
+#    lapic_suspend() ran from a syscore_ops in the first cycle below.
+#    The devices are checked after that cycle.
 # 2. pm_test=core cycles of suspend-to-RAM and hibernation, and a real
 #    suspend-to-RAM (SeaBIOS S3, woken by the CMOS RTC alarm), with
 #    pm_debug_messages: every lapic/i8259 callback runs once, from the
@@ -46,16 +49,17 @@ occupied() {
 	sed -n 's/.*sysdev_pm_test\.occupy=\([^ ]*\).*/,\1,/p' /proc/cmdline | grep -q ",$1,"
 }
 
-# check_fallback CLASS MESSAGE: the class could not register, its code
-# said so and uses syscore_ops (which the cycles check)
+# check_fallback CLASS MESSAGE: the class must use syscore_ops (its name
+# was taken, or it follows the lapic), its code said so, and it has no
+# device (the cycles check the callbacks)
 check_fallback() {
 	local cls=$1
 	if [ -e "$sys/$cls/${cls}0" ]; then
-		fail "$cls: ${cls}0 exists although sysdev_pm_test.occupy= took the name"
+		fail "$cls: ${cls}0 exists, but it should have fallen back to syscore_ops"
 	elif ! grep -q "$2" /tmp/x86boot.dmesg; then
 		fail "$cls: no fallback to syscore_ops ('$2' not in the boot log)"
 	else
-		pass "$cls: name taken, no device, fell back to syscore_ops"
+		pass "$cls: no device, fell back to syscore_ops: $2"
 	fi
 }
 
@@ -104,12 +108,14 @@ check_devices() {
 	else
 		check_dev lapic init_lapic_sysfs 0 "the CPU has no local APIC"
 	fi
-	if occupied i8259; then
+	if occupied lapic; then
+		check_fallback i8259 "i8259: the local APIC uses syscore_ops, so does the PIC"
+	elif occupied i8259; then
 		check_fallback i8259 "i8259: no system device (-17), using syscore_ops"
 	elif grep -q "Using NULL legacy PIC" /tmp/x86boot.dmesg; then
-		check_dev i8259 i8259A_init_sysfs 0 "no legacy PIC (NULL legacy PIC)"
+		check_dev i8259 i8259A_syscore_resume 0 "no legacy PIC (NULL legacy PIC)"
 	else
-		check_dev i8259 i8259A_init_sysfs 1 "the legacy 8259 PIC is in use"
+		check_dev i8259 i8259A_syscore_resume 1 "the legacy 8259 PIC is in use"
 	fi
 	if awk '$1 == "0:" && $NF == "timer" { f = 1 } END { exit !f }' /proc/interrupts; then
 		check_dev timer timer_sysdev_init 1 "PIT or HPET drives IRQ 0"

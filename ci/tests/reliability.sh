@@ -12,9 +12,9 @@
 #                       sysdev_pm_test.occupy=: lapic (the lapic class cannot
 #                       register; the lapic and the i8259, which must follow
 #                       it, fall back to syscore_ops), then i8259 (only the
-#                       i8259 falls back); check x86-sysdev: no device, the
-#                       same callbacks in 6.1's order in pm_test=core and
-#                       real suspend-to-RAM
+#                       i8259 falls back); check x86-sysdev: no device, each
+#                       x86 callback once, in the relative order the commits
+#                       require, in pm_test=core and real suspend-to-RAM
 #   reliability_fault   the debug kernel: qemu/checks/fault.sh makes
 #                       each slab allocation of a module's registrations
 #                       fail in turn (ci/tests/sysdev_fault), then kmemleak;

@@ -15,6 +15,17 @@
 #                       i8259 falls back); check x86-sysdev: no device, each
 #                       x86 callback once, in the relative order the commits
 #                       require, in pm_test=core and real suspend-to-RAM
+#   reliability_hibernate_disk  ci/configs/pmpaths.config: a real
+#                       hibernation in platform mode across two boots
+#                       (qemu/checks/hibernate-disk.sh), then a
+#                       suspend-to-RAM and a power off, judged as one log
+#   reliability_halt    the test kernel ending with a halt (LINUX_REBOOT_CMD_HALT)
+#                       instead of a power off: the shutdown order, as -S
+#   reliability_order   the unpatched 6.1 and the head, each with a
+#                       suspend-to-RAM and a power off: the order of their
+#                       syscore_ops, system device and device shutdown
+#                       callbacks (ci/tests/callback-order.py) differs only
+#                       by ci/tests/fixtures/callback-order.diff
 #   reliability_fault   the debug kernel: qemu/checks/fault.sh makes
 #                       each slab allocation of a module's registrations
 #                       fail in turn (ci/tests/sysdev_fault), then kmemleak;
@@ -23,10 +34,12 @@
 # and reliability_judges, the cheap self-tests: every judge these tests
 # rely on must reject a log with one defect.
 
-ALL_TESTS+=(reliability_judges reliability_stress reliability_fallback reliability_debug reliability_fault)
+ALL_TESTS+=(reliability_judges reliability_stress reliability_fallback reliability_hibernate_disk
+	reliability_halt reliability_order reliability_debug reliability_fault)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
+PMPATHS_IMAGE=$BUILD_ROOT/pmpaths/arch/x86/boot/bzImage
 
 # The tree state these tests judge: the working branch made from outgoing/
 # and checked out at its head (the gate leaves the tree where it found it,
@@ -109,6 +122,24 @@ test_reliability_judges() {
 	expect_fail kasan "kernel splat: .*KASAN: use-after-free" bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r4"
 	sed '/^SYSDEV-INFO stress core cycle 3/i [   50.0] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' "$good" > "$tmp/r5"
 	expect_fail kmemleak_log "kernel splat: .*kmemleak: 2 new suspected" bash "$TOP/qemu/check-log.sh" -S -c stress "$tmp/r5"
+	# Halt: a power off instead, a missing test class shutdown line.
+	good=$REL_FIXTURES/halt.console
+	halt_judge "$good" > /dev/null || fail "the good halt log was rejected"
+	sed 's/reboot: System halted/reboot: Power down/' "$good" > "$tmp/h1"
+	expect_fail halt_power_down "powered off instead of halting" halt_judge "$tmp/h1"
+	sed '/sysdev_pm_test: shutdown pmtest_b0 global/d' "$good" > "$tmp/h2"
+	expect_fail halt_missing "expected log line missing: sysdev_pm_test: shutdown pmtest_b0 global" halt_judge "$tmp/h2"
+	# Callback order: the good pair, then a head with one more move, one
+	# callback less, and 6.1's own order (the documented moves missing).
+	good=$REL_FIXTURES/order-head.console
+	order_judge "$REL_FIXTURES/order-base.console" "$good" > /dev/null ||
+		fail "the good callback order was rejected"
+	sed 's/Calling timekeeping_suspend/Calling XX/; s/sysdev: suspend lapic0 class lapic_suspend/Calling timekeeping_suspend/; s/Calling XX/sysdev: suspend lapic0 class lapic_suspend/' \
+		"$good" > "$tmp/o1"
+	expect_fail order_lapic_first "differs from 6.1's other than by" order_judge "$REL_FIXTURES/order-base.console" "$tmp/o1"
+	sed '/i8259A_shutdown/d' "$good" > "$tmp/o2"
+	expect_fail order_missing "> - shutdown i8259A_shutdown" order_judge "$REL_FIXTURES/order-base.console" "$tmp/o2"
+	expect_fail order_unmoved "differs from 6.1's other than by" order_judge "$REL_FIXTURES/order-base.console" "$REL_FIXTURES/order-base.console"
 	rm -rf "$tmp"
 }
 
@@ -146,6 +177,138 @@ test_reliability_fallback() {
 		echo "reliability_fallback: occupy=$name, boot took $((SECONDS - s))s"
 	done
 	return $rc
+}
+
+# shim_bin DIR: DIR/bin/qemu-system-x86_64, a link to ci/tests/qemu-shim.sh,
+# for PATH=DIR/bin:$PATH in front of qemu/boot.sh.
+shim_bin() {
+	mkdir -p "$1/bin"
+	ln -sf "$TOP/ci/tests/qemu-shim.sh" "$1/bin/qemu-system-x86_64"
+}
+
+# The test classes' callbacks of reliability_hibernate_disk, in order:
+# the snapshot (save and suspend with state=freeze, resume and restore in
+# the same kernel), the ACPI S4 entry (hibernate, down only: the power
+# goes), the second boot's kernel jumping into the image (quiesce, down
+# only), the image kernel's resume and restore, then the suspend check's
+# cycle (suspend).
+hibdisk_expected() {
+	local all down up s
+	all=$(CHECKS_DIR=$TOP/qemu/checks; . "$TOP/qemu/checks/lib.sh"; pmtest_expected)
+	down=$(head -n 24 <<<"$all") up=$(tail -n 24 <<<"$all")
+	for s in freeze up hibernate quiesce up suspend up; do
+		if [ $s = up ]; then echo "$up"; else sed "s/\$/ state=$s/" <<<"$down"; fi
+	done
+}
+
+# hibdisk_judge LOG: the console of both boots (ci/tests/qemu-shim.sh
+# appends the second after a "SYSDEV-HOST second boot" line).  Init ran
+# once, in the first boot; the second boot's kernel resumed from the
+# image and the check finished there; the test classes' callbacks are
+# hibdisk_expected's, once each and in order.
+hibdisk_judge() {
+	local log=$1 n host got want
+	n=$(grep -ac '^SYSDEV-INIT' "$log" || true)
+	[ "$n" -eq 1 ] || { echo "FAIL: init started $n times, want once: the image was not restored"; return 1; }
+	host=$(grep -an '^SYSDEV-HOST second boot' "$log" | cut -d: -f1)
+	[ -n "$host" ] || { echo "FAIL: no second boot in the log"; return 1; }
+	tail -n +"$host" "$log" | grep -aq 'PM: hibernation: resume from hibernation' ||
+		{ echo "FAIL: the second boot did not resume from hibernation"; return 1; }
+	tail -n +"$host" "$log" | grep -aq '^SYSDEV-CHECK hibernate-disk PASS' ||
+		{ echo "FAIL: the check did not pass in the second boot"; return 1; }
+	want=$(hibdisk_expected)
+	got=$(sed -n -E 's/^\[[ 0-9.]+\] sysdev_pm_test: ((save|suspend|resume|restore) .*)$/\1/p' "$log" | tr -d '\r')
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: the test class callbacks are not the $(wc -l <<<"$want") expected, in order ($(wc -l <<<"$got") lines):"
+		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 6
+		return 1
+	fi
+	echo "hibernate-disk: init once, resumed by the second boot, $(wc -l <<<"$got") test class callbacks in order (freeze, hibernate, quiesce, suspend)"
+}
+
+# A real hibernation in platform mode across two boots of the pmpaths
+# kernel, then a suspend-to-RAM and a power off in the restored system.
+test_reliability_hibernate_disk() {
+	local d=$TLOG/hibernate_disk s=$SECONDS
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q pmpaths
+	echo "reliability_hibernate_disk: build (incremental) took $((SECONDS - s))s"
+	s=$SECONDS
+	rm -rf "$d" && shim_bin "$d"
+	truncate -s 256M "$d/swap.img"
+	SHIM_MODE=resume SHIM_DISK=$d/swap.img PATH=$d/bin:$PATH \
+		bash "$TOP/qemu/boot.sh" -S -P -t 900 -c hibernate-disk,suspend \
+		-a "pm_debug_messages initcall_debug" -o "$d/console" "$PMPATHS_IMAGE" || return 1
+	echo "reliability_hibernate_disk: two boots took $((SECONDS - s))s"
+	grep -a "SYSDEV-\(CHECK\|INFO\) hibernate-disk\|PM: hibernation: \(Read\|Wrote\)" "$d/console" | tr -d '\r' || true
+	hibdisk_judge "$d/console"
+}
+
+# The test kernel ending with a halt (busybox halt -f, LINUX_REBOOT_CMD_HALT:
+# kernel_halt()) instead of a power off: qemu/init with "halt -f" for
+# "poweroff -f" is appended to the initramfs (the later /init wins; busybox
+# sh runs its applets without a PATH lookup, so a /sbin/poweroff would
+# not), and the shim stops QEMU at "System halted".
+# The shutdown callbacks must run once each, after the devices, in order.
+test_reliability_halt() {
+	local d=$TLOG/halt s=$SECONDS
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	rm -rf "$d" && shim_bin "$d"
+	mkdir -p "$d/root"
+	sed 's/^poweroff -f$/halt -f/' "$TOP/qemu/init" > "$d/root/init"
+	grep -qx "halt -f" "$d/root/init" || { fail "reliability_halt: no 'poweroff -f' line in qemu/init to replace"; return 1; }
+	chmod 755 "$d/root/init"
+	pack_cpio "$d/root" "$d/halt.cpio"
+	SHIM_MODE=halt PATH=$d/bin:$PATH bash "$TOP/qemu/boot.sh" -S -P -t 300 -c boot \
+		-i "$d/halt.cpio" -a "pm_debug_messages initcall_debug" \
+		-o "$d/console" "$HEAD_IMAGE" || return 1
+	halt_judge "$d/console" || return 1
+	echo "reliability_halt: boot took $((SECONDS - s))s"
+}
+
+# halt_judge LOG: the kernel halted, did not power off, and every shutdown
+# line of the test classes is there (check-log.sh -S -P judges the order).
+halt_judge() {
+	local x=() n w
+	for n in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
+		for w in global driver class; do x+=(-x "sysdev_pm_test: shutdown $n $w"); done
+	done
+	if grep -aq "reboot: Power down" "$1"; then
+		echo "FAIL: the guest powered off instead of halting"
+		return 1
+	fi
+	bash "$TOP/qemu/check-log.sh" -S -P -c boot -x "reboot: System halted" "${x[@]}" "$1"
+}
+
+# order_judge BASE_LOG HEAD_LOG: the callback orders of unpatched 6.1 and
+# of the head differ exactly by ci/tests/fixtures/callback-order.diff.
+ORDER_DIFF=$TOP/ci/tests/fixtures/callback-order.diff
+order_judge() {
+	local got
+	got=$(python3 "$TOP/ci/tests/callback-order.py" --diff "$1" "$2") || return 1
+	if [ "$got" != "$(grep -v "^#" "$ORDER_DIFF" || true)" ]; then
+		echo "FAIL: the callback order of the head differs from 6.1's other than by $ORDER_DIFF:"
+		diff <(grep -v "^#" "$ORDER_DIFF" || true) <(echo "$got") | head -n 20 || true
+		return 1
+	fi
+	echo "callback order: $(python3 "$TOP/ci/tests/callback-order.py" "$2" | wc -l) callbacks at the head, 6.1's order but for $(grep -c '^+ ' <<<"$got" || true) moved or added"
+}
+
+# Unpatched 6.1 and the head, the test configuration, one suspend-to-RAM
+# and a power off each, with pm_debug_messages and initcall_debug.
+test_reliability_order() {
+	local d=$TLOG/order
+	rm -rf "$d" && mkdir -p "$d"
+	bash "$TOP/scripts/prepare-tree.sh" --base
+	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	bash "$TOP/qemu/boot.sh" -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
+		-o "$d/base.console" "$BASE_IMAGE" || return 1
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	bash "$TOP/qemu/boot.sh" -S -P -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
+		-o "$d/head.console" "$HEAD_IMAGE" || return 1
+	order_judge "$d/base.console" "$d/head.console"
 }
 
 # The debug kernel: KUnit, the power transitions and kmemleak; any KASAN,

@@ -129,6 +129,19 @@ test_reliability_judges() {
 	expect_fail halt_power_down "powered off instead of halting" halt_judge "$tmp/h1"
 	sed '/sysdev_pm_test: shutdown pmtest_b0 global/d' "$good" > "$tmp/h2"
 	expect_fail halt_missing "expected log line missing: sysdev_pm_test: shutdown pmtest_b0 global" halt_judge "$tmp/h2"
+	# Hibernation across two boots: init again in the second boot, the
+	# S4 entry's lines lost (a suspended console), the boot kernel's
+	# callbacks with the wrong state, no resume in the second boot.
+	good=$REL_FIXTURES/hibernate-disk.console
+	hibdisk_judge "$good" > /dev/null || fail "the good hibernate-disk log was rejected"
+	sed '/^SYSDEV-HOST second boot/a SYSDEV-INIT 6.1.192+ checks=hibernate-disk,suspend' "$good" > "$tmp/d1"
+	expect_fail hibdisk_init_twice "init started 2 times" hibdisk_judge "$tmp/d1"
+	sed '/state=hibernate$/d' "$good" > "$tmp/d2"
+	expect_fail hibdisk_s4_lost "not the 168 expected, in order \(144 lines\)" hibdisk_judge "$tmp/d2"
+	sed 's/state=quiesce$/state=freeze/' "$good" > "$tmp/d3"
+	expect_fail hibdisk_state "< save pmtest_b1 global state=quiesce" hibdisk_judge "$tmp/d3"
+	sed '/PM: hibernation: resume from hibernation/d' "$good" > "$tmp/d4"
+	expect_fail hibdisk_no_resume "did not resume from hibernation" hibdisk_judge "$tmp/d4"
 	# Callback order: the good pair, then a head with one more move, one
 	# callback less, and 6.1's own order (the documented moves missing).
 	good=$REL_FIXTURES/order-head.console
@@ -228,6 +241,8 @@ hibdisk_judge() {
 
 # A real hibernation in platform mode across two boots of the pmpaths
 # kernel, then a suspend-to-RAM and a power off in the restored system.
+# no_console_suspend: hibernation_platform_enter() suspends the console
+# before the S4 entry's callbacks, whose lines would die with the power.
 test_reliability_hibernate_disk() {
 	local d=$TLOG/hibernate_disk s=$SECONDS
 	rel_head
@@ -238,7 +253,7 @@ test_reliability_hibernate_disk() {
 	truncate -s 256M "$d/swap.img"
 	SHIM_MODE=resume SHIM_DISK=$d/swap.img PATH=$d/bin:$PATH \
 		bash "$TOP/qemu/boot.sh" -S -P -t 900 -c hibernate-disk,suspend \
-		-a "pm_debug_messages initcall_debug" -o "$d/console" "$PMPATHS_IMAGE" || return 1
+		-a "pm_debug_messages initcall_debug no_console_suspend" -o "$d/console" "$PMPATHS_IMAGE" || return 1
 	echo "reliability_hibernate_disk: two boots took $((SECONDS - s))s"
 	grep -a "SYSDEV-\(CHECK\|INFO\) hibernate-disk\|PM: hibernation: \(Read\|Wrote\)" "$d/console" | tr -d '\r' || true
 	hibdisk_judge "$d/console"

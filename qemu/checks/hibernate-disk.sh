@@ -11,7 +11,8 @@
 #     PMSG_QUIESCE), and this check goes on here, in the first boot's
 #     memory, after the write to /sys/power/state returned.
 # The host judges the system device callbacks of both boots from the
-# console: the boot kernel's lines are not in this kernel's log.
+# console: the boot kernel's lines are not in this kernel's log, nor are
+# the S4 entry's, which only a console kept on (no_console_suspend) shows.
 . /checks/lib.sh
 dev=/dev/vda
 [ -b $dev ] || { fail "no $dev: QEMU without the swap disk"; exit 0; }
@@ -23,7 +24,7 @@ fi
 echo 1 > /sys/power/pm_debug_messages
 # A token only this boot's memory knows: a second boot that did not
 # restore the image starts init again and never gets here.
-token=$(cat /proc/sys/kernel/random/uuid)
+token=$(head -c 8 /dev/urandom | od -An -tx1 | tr -d " \n")
 cpus0=$(cat /sys/devices/system/cpu/online)
 info "writing the image to $dev, token $token"
 if ! echo disk > /sys/power/state; then

@@ -12,6 +12,23 @@ exec 3>&2
 
 fail() { echo "FAIL: $*"; return 1; }
 
+# test_pkgs PKG...: Debian packages that only a test needs (not the gate,
+# so not in scripts/install-deps.sh, whose package list is in the gate's
+# key): install the missing ones.  kexec-tools is told not to take over
+# the host's reboots.
+test_pkgs() {
+	local p missing=()
+	for p in "$@"; do
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "test_pkgs: installing ${missing[*]}"
+	echo "kexec-tools kexec-tools/load_kexec boolean false" | debconf-set-selections
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
 # expect_fail NAME REGEX CMD...: CMD must fail and print REGEX.
 # (Explicit returns: errexit does not apply when a caller tests the result.)
 expect_fail() {

@@ -21,6 +21,9 @@
 #                       suspend-to-RAM and a power off, judged as one log
 #   reliability_halt    the test kernel ending with a halt (LINUX_REBOOT_CMD_HALT)
 #                       instead of a power off: the shutdown order, as -S
+#   reliability_kexec_jump  the pmpaths kernel: kexec with preserve_context
+#                       (qemu/checks/kexec-jump.sh); only the way down can
+#                       be judged, 6.1 does not come back (see the test)
 #   reliability_order   the unpatched 6.1 and the head, each with a
 #                       suspend-to-RAM and a power off: the order of their
 #                       syscore_ops, system device and device shutdown
@@ -35,7 +38,7 @@
 # rely on must reject a log with one defect.
 
 ALL_TESTS+=(reliability_judges reliability_stress reliability_fallback reliability_hibernate_disk
-	reliability_halt reliability_order reliability_debug reliability_fault)
+	reliability_halt reliability_kexec_jump reliability_order reliability_debug reliability_fault)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
@@ -142,6 +145,16 @@ test_reliability_judges() {
 	expect_fail hibdisk_state "< save pmtest_b1 global state=quiesce" hibdisk_judge "$tmp/d3"
 	sed '/PM: hibernation: resume from hibernation/d' "$good" > "$tmp/d4"
 	expect_fail hibdisk_no_resume "did not resume from hibernation" hibdisk_judge "$tmp/d4"
+	# kexec jump: the way down with the wrong state, one callback short,
+	# and a check that finished (the jump came back: judge the way up).
+	good=$REL_FIXTURES/kexec-jump.console
+	kexec_judge "$good" > /dev/null || fail "the good kexec jump log was rejected"
+	sed 's/state=freeze$/state=suspend/' "$good" > "$tmp/k1"
+	expect_fail kexec_state "< save pmtest_b1 global state=freeze" kexec_judge "$tmp/k1"
+	sed '/suspend pmtest_a0 class/d' "$good" > "$tmp/k2"
+	expect_fail kexec_missing "\(23 lines\)" kexec_judge "$tmp/k2"
+	{ cat "$good"; echo "SYSDEV-CHECK kexec-jump PASS kexec jump and back"; } > "$tmp/k3"
+	expect_fail kexec_came_back "the jump came back" kexec_judge "$tmp/k3"
 	# Callback order: the good pair, then a head with one more move, one
 	# callback less, and 6.1's own order (the documented moves missing).
 	good=$REL_FIXTURES/order-head.console
@@ -294,6 +307,74 @@ halt_judge() {
 		return 1
 	fi
 	bash "$TOP/qemu/check-log.sh" -S -P -c boot -x "reboot: System halted" "${x[@]}" "$1"
+}
+
+# kexec_cpio DIR: DIR/kexec.cpio, for boot.sh -i: Debian's kexec with the
+# libraries ldd names, and /kexec/ret.elf, one "ret" at 32 MiB (the
+# program qemu/checks/kexec-jump.sh jumps to and back from).
+kexec_cpio() {
+	local d=$1 l k
+	k=$(command -v kexec || echo /usr/sbin/kexec)
+	[ -x "$k" ] || { fail "kexec_cpio: no kexec binary (kexec-tools)"; return 1; }
+	rm -rf "$d" && mkdir -p "$d/root/kexec"
+	cp "$k" "$d/root/kexec/kexec"
+	for l in $(ldd "$k" | grep -o '/lib[^ ]*'); do
+		mkdir -p "$d/root$(dirname "$l")"
+		cp -L "$l" "$d/root$l"
+	done
+	printf '\t.text\n\t.globl _start\n_start:\n\tret\n' > "$d/ret.S"
+	as --64 -o "$d/ret.o" "$d/ret.S"
+	ld -m elf_x86_64 -static -nostdlib -N --no-warn-rwx-segments -Ttext=0x2000000 -e _start \
+		-o "$d/root/kexec/ret.elf" "$d/ret.o"
+	pack_cpio "$d/root" "$d/kexec.cpio"
+}
+
+# kexec_judge LOG: the console of a kexec jump that did not come back:
+# the test classes' 24 callbacks going down (save, suspend) in order with
+# state=freeze, none coming up, and the guest gone before the check ended.
+kexec_judge() {
+	local want got
+	want=$(CHECKS_DIR=$TOP/qemu/checks; . "$TOP/qemu/checks/lib.sh"; pmtest_expected | head -n 24 | sed 's/$/ state=freeze/')
+	got=$(sed -n -E 's/^\[[ 0-9.]+\] sysdev_pm_test: ((save|suspend|resume|restore) .*)$/\1/p' "$1" | tr -d '\r')
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: the test class callbacks of the jump are not the 24 expected going down ($(wc -l <<<"$got") lines):"
+		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 6
+		return 1
+	fi
+	if grep -aq '^SYSDEV-CHECK kexec-jump ' "$1"; then
+		echo "FAIL: the check kexec-jump finished: the jump came back; judge the way up and update the cover letter"
+		return 1
+	fi
+	echo "kexec jump: the 24 test class callbacks going down, in order, state=freeze; no way back on 6.1"
+}
+
+# kexec with preserve_context on the pmpaths kernel (CONFIG_KEXEC_JUMP).
+# kernel_kexec() saves and suspends the system devices (PMSG_FREEZE) and
+# the program called returns, but 6.1 cannot take the way back on x86_64:
+# machine_kexec() invalidated the GDT and relocate_kernel does not reload
+# one, so restore_processor_state() faults on the kernel data selector and
+# the guest resets (QEMU -d int shows the #GP at error code 0x18, then the
+# double and triple fault; the unpatched 6.1 does the same).  Upstream
+# fixed it later ("x86/kexec: Restore GDT on return from
+# ::preserve_context kexec").  So only the way down is judged, on a
+# console kept on (no_console_suspend), and the guest must be gone before
+# the boot's timeout: a hang would be another failure.
+test_reliability_kexec_jump() {
+	local d=$TLOG/kexec_jump s=$SECONDS out rc=0
+	test_pkgs kexec-tools
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q pmpaths
+	kexec_cpio "$d" || return 1
+	out=$(bash "$TOP/qemu/boot.sh" -P -t 300 -c kexec-jump -i "$d/kexec.cpio" \
+		-a "pm_debug_messages initcall_debug no_console_suspend" \
+		-o "$d/console" "$PMPATHS_IMAGE" 2>&1) || rc=$?
+	echo "$out" | grep -v '^  |' || true
+	echo "reliability_kexec_jump: boot took $((SECONDS - s))s"
+	if grep -q "timeout: QEMU killed" <<<"$out"; then
+		fail "reliability_kexec_jump: the guest hung instead of resetting"
+		return 1
+	fi
+	kexec_judge "$d/console"
 }
 
 # order_judge BASE_LOG HEAD_LOG: the callback orders of unpatched 6.1 and

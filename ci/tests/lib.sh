@@ -23,6 +23,7 @@ test_pkgs() {
 			missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" -eq 0 ] || { fail "test_pkgs: missing ${missing[*]}: run as root to install them"; return 1; }
 	echo "test_pkgs: installing ${missing[*]}"
 	echo "kexec-tools kexec-tools/load_kexec boolean false" | debconf-set-selections
 	apt-get update -qq

@@ -13,6 +13,9 @@
 #   SHIM_MODE=halt
 #       a halted machine stays on: once the console says "reboot: System
 #       halted", QEMU is stopped and the shim exits 0.
+#   SHIM_MODE=trace
+#       QEMU logs the guest's interrupts, exceptions and resets
+#       (-d int,cpu_reset) to LOG.int.
 #
 # Used by ci/tests/reliability.sh only.
 set -euo pipefail
@@ -59,7 +62,7 @@ resume)
 halt)
 	"$real" "${args[@]}" & pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if grep -aq "reboot: System halted" "$log"; then
+		if grep -aq "reboot: System halted" "$log" 2>/dev/null; then
 			sleep 1
 			kill "$pid"
 			wait "$pid" || true
@@ -69,7 +72,11 @@ halt)
 	done
 	wait "$pid"
 	;;
+trace)
+	"$real" "${args[@]}" -d int,cpu_reset -D "$log.int" & pid=$!
+	wait "$pid"
+	;;
 *)
-	die "SHIM_MODE must be resume or halt, not '${SHIM_MODE:-}'"
+	die "SHIM_MODE must be resume, halt or trace, not '${SHIM_MODE:-}'"
 	;;
 esac

@@ -8,8 +8,9 @@
 # 6.1 tree "echo disk > /sys/power/state" then fails with EBUSY after writing
 # the image, because swsusp_check() opens the swap device exclusively
 # (upstream fixed that later: "PM: hibernate: Do not get block device
-# exclusively in test_resume mode"), and the guest hung afterwards.  So
-# PMSG_QUIESCE (resume_target_kernel()) is not covered here.
+# exclusively in test_resume mode"), and the guest hung afterwards.  The
+# real image, restored by a second boot (PMSG_QUIESCE), is
+# qemu/checks/hibernate-disk.sh's.
 # After each: the write returned 0 and the CPUs on-line came back.
 # Boot with "pm_debug_messages initcall_debug".
 # Not in the gate (a hibernation costs TCG time): ci/tests/reliability.sh.

@@ -1,0 +1,115 @@
+# The kernel's own documentation build of Documentation/driver-api
+# (Sphinx, "make SPHINXDIRS=driver-api htmldocs"), where the last patch
+# adds sysdev.rst and its kernel-doc directives: unpatched 6.1 and the
+# series head, compared warning by warning.  Sourced by run-tests.sh.
+#
+#   docs_judges    the judge on fixtures: a new warning, a warning moved
+#                  to another line (not new), an API reference missing
+#   docs_htmldocs  both builds, then the judge: no warning the base does
+#                  not have (file and message; line numbers left out, as
+#                  the series moves lines of files it touches), and the
+#                  rendered sysdev.html holds the reference of every
+#                  function and structure its kernel-doc directives name
+#
+# A Sphinx build hides the warnings of what it does not rebuild, so each
+# build starts from an empty output directory (about 7 minutes on 2
+# cores); its warnings and the references it rendered are kept in the
+# cache under a key of everything that can change them: the tree's
+# commit, the Sphinx, theme and Python versions and this file.
+
+ALL_TESTS+=(docs_judges docs_htmldocs)
+
+DOCS_PKGS=(python3-sphinx python3-sphinx-rtd-theme)
+DOCS_FIXTURES=$TOP/ci/tests/fixtures/docs
+# The references sysdev.rst must render, as Sphinx's C domain names them.
+DOCS_IDS="c.sysdev_class c.sysdev_driver c.sys_device c.set_sysdev_class_name
+c.sysdev_class_register c.sysdev_class_unregister c.sysdev_driver_register
+c.sysdev_driver_unregister c.sys_device_register c.sys_device_unregister
+c.sysdev_save c.sysdev_restore c.sysdev_suspend c.sysdev_resume c.sysdev_shutdown"
+
+# docs_warnings LOG TREE: the warnings of a build log, "FILE: MESSAGE",
+# paths relative to TREE, without line numbers, sorted, once each.
+docs_warnings() {
+	grep -aE '(warning|WARNING|ERROR|CRITICAL|SEVERE)' "$1" |
+		sed -E "s|$2/||g; s|^([^: ]+):[0-9]+:|\\1:|; s|^([^: ]+):[0-9]+:|\\1:|" |
+		LC_ALL=C sort -u || true
+}
+
+# docs_run NAME TREE OBJDIR: the warnings and rendered references of a
+# fresh build of TREE, as $DOCS_CACHE/KEY.{warnings,ids} (built unless
+# cached), and the key on stdout.
+docs_run() {
+	local name=$1 tree=$2 obj=$3 key log s=$SECONDS
+	key=$( {
+		git -C "$tree" rev-parse HEAD
+		dpkg-query -W "${DOCS_PKGS[@]}" python3
+		cat "$TOP/ci/tests/docs.sh"
+	} | sha256sum | cut -c1-16)
+	if [ -f "$DOCS_CACHE/$key.ids" ]; then
+		echo "docs: $name: cached ($key)" >&2
+		echo "$key"
+		return 0
+	fi
+	rm -rf "$obj" && mkdir -p "$obj" "$DOCS_CACHE"
+	log=$TLOG/docs_$name.log
+	if ! make -C "$tree" O="$obj" SPHINXDIRS=driver-api htmldocs > "$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		echo "FAIL: docs: make htmldocs of $name failed (log: $log)" >&2
+		return 1
+	fi
+	docs_warnings "$log" "$tree" > "$DOCS_CACHE/$key.warnings"
+	{ grep -o 'id="c\.[a-z_0-9]*"' "$obj/Documentation/output/driver-api/sysdev.html" 2>/dev/null || true; } |
+		sed 's/^id="//; s/"$//' | sort -u > "$DOCS_CACHE/$key.ids.tmp"
+	mv "$DOCS_CACHE/$key.ids.tmp" "$DOCS_CACHE/$key.ids"
+	echo "docs: $name: built in $((SECONDS - s))s, $(wc -l < "$DOCS_CACHE/$key.warnings") distinct warnings" >&2
+	echo "$key"
+}
+
+# docs_judge BASE_WARNINGS HEAD_WARNINGS HEAD_IDS
+docs_judge() {
+	local new id missing=()
+	new=$(LC_ALL=C comm -13 "$1" "$2")
+	if [ -n "$new" ]; then
+		echo "FAIL: documentation warnings the unpatched tree does not have:"
+		echo "$new" | head -n 10
+		return 1
+	fi
+	for id in $DOCS_IDS; do
+		grep -qx "$id" "$3" || missing+=("$id")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "FAIL: sysdev.html lacks the rendered reference of: ${missing[*]}"
+		return 1
+	fi
+	echo "docs: no new warning ($(wc -l < "$2") at the head, $(wc -l < "$1") in 6.1), $(echo $DOCS_IDS | wc -w) references rendered"
+}
+
+test_docs_judges() {
+	local f=$DOCS_FIXTURES tmp
+	tmp=$(mktemp -d)
+	docs_judge "$f/base.warnings" "$f/head.warnings" "$f/head.ids" > /dev/null ||
+		fail "docs: the good fixture was rejected"
+	{ cat "$f/head.warnings"; echo "drivers/base/sysdev.c: warning: Function parameter or member 'cls' not described in 'sysdev_class_register'"; } |
+		LC_ALL=C sort > "$tmp/new"
+	expect_fail docs_new_warning "sysdev.c: warning: Function parameter or member 'cls'" \
+		docs_judge "$f/base.warnings" "$tmp/new" "$f/head.ids"
+	printf '%s\n' "$TOP/drivers/base/core.c:1939: warning: Excess function parameter 'con' description in '__fw_devlink_relax_cycles'" > "$tmp/moved.log"
+	[ "$(docs_warnings "$tmp/moved.log" "$TOP")" = "drivers/base/core.c: warning: Excess function parameter 'con' description in '__fw_devlink_relax_cycles'" ] ||
+		fail "docs: docs_warnings kept the line number or the tree's path"
+	grep -v '^c.sys_device_register$' "$f/head.ids" > "$tmp/ids"
+	expect_fail docs_missing_id "lacks the rendered reference of: c.sys_device_register" \
+		docs_judge "$f/base.warnings" "$f/head.warnings" "$tmp/ids"
+	rm -rf "$tmp"
+}
+
+test_docs_htmldocs() {
+	local bkey hkey
+	DOCS_CACHE=$SYSDEV_CACHE/docs-cache
+	test_pkgs "${DOCS_PKGS[@]}"
+	bash "$TOP/scripts/prepare-tree.sh" --base
+	bkey=$(docs_run base "$BASE_KSRC" "$BASE_BUILD_ROOT/docs") || return 1
+	bash "$TOP/scripts/apply-series.sh"
+	kgit checkout -q "$WORK_BRANCH"
+	hkey=$(docs_run head "$KSRC" "$BUILD_ROOT/docs") || return 1
+	docs_judge "$DOCS_CACHE/$bkey.warnings" "$DOCS_CACHE/$hkey.warnings" "$DOCS_CACHE/$hkey.ids"
+}

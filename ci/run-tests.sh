@@ -16,7 +16,6 @@ ALL_TESTS=()
 . "$TOP/ci/tests/abi.sh"
 . "$TOP/ci/tests/gate.sh"
 . "$TOP/ci/tests/reliability.sh"
-. "$TOP/ci/tests/docs.sh"
 
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${ALL_TESTS[@]}"; exit 0; fi
 selected=("$@")

@@ -116,8 +116,7 @@ test_docs_htmldocs() {
 	test_pkgs "${DOCS_PKGS[@]}"
 	bash "$TOP/scripts/prepare-tree.sh" --base
 	bkey=$(docs_run base "$BASE_KSRC" "$BASE_BUILD_ROOT/docs") || return 1
-	bash "$TOP/scripts/apply-series.sh"
-	kgit checkout -q "$WORK_BRANCH"
+	rel_head
 	hkey=$(docs_run head "$KSRC" "$BUILD_ROOT/docs") || return 1
 	docs_warnings "$DOCS_CACHE/$bkey.log" "$BASE_KSRC" > "$TLOG/docs_base.warnings"
 	docs_warnings "$DOCS_CACHE/$hkey.log" "$KSRC" > "$TLOG/docs_head.warnings"

@@ -131,7 +131,7 @@ test_reliability_judges() {
 	sed 's/reboot: System halted/reboot: Power down/' "$good" > "$tmp/h1"
 	expect_fail halt_power_down "powered off instead of halting" halt_judge "$tmp/h1"
 	sed '/sysdev_pm_test: shutdown pmtest_b0 global/d' "$good" > "$tmp/h2"
-	expect_fail halt_missing "expected log line missing: sysdev_pm_test: shutdown pmtest_b0 global" halt_judge "$tmp/h2"
+	expect_fail halt_missing "shut down out of order: .*shutdown pmtest_b1 class;shutdown pmtest_b0 driver;" halt_judge "$tmp/h2"
 	# Hibernation across two boots: init again in the second boot, the
 	# S4 entry's lines lost (a suspended console), the boot kernel's
 	# callbacks with the wrong state, no resume in the second boot, no
@@ -329,18 +329,15 @@ test_reliability_halt() {
 	echo "reliability_halt: boot took $((SECONDS - s))s"
 }
 
-# halt_judge LOG: the kernel halted, did not power off, and every shutdown
-# line of the test classes is there (check-log.sh -S -P judges the order).
+# halt_judge LOG: the kernel halted, did not power off, and the shutdown
+# order is a power off's (check-log.sh -S -P: the devices first, then the
+# system devices, the test classes' 12 lines all there and in order).
 halt_judge() {
-	local x=() n w
-	for n in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
-		for w in global driver class; do x+=(-x "sysdev_pm_test: shutdown $n $w"); done
-	done
 	if grep -aq "reboot: Power down" "$1"; then
 		echo "FAIL: the guest powered off instead of halting"
 		return 1
 	fi
-	bash "$TOP/qemu/check-log.sh" -S -P -c boot -x "reboot: System halted" "${x[@]}" "$1"
+	bash "$TOP/qemu/check-log.sh" -S -P -c boot -x "reboot: System halted" "$1"
 }
 
 # kexec_cpio DIR: DIR/kexec.cpio, for boot.sh -i: Debian's kexec with the
@@ -447,8 +444,7 @@ order_judge() {
 test_reliability_order() {
 	local d=$TLOG/order
 	rm -rf "$d" && mkdir -p "$d"
-	bash "$TOP/scripts/prepare-tree.sh" --base
-	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	base_build
 	bash "$TOP/qemu/boot.sh" -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
 		-o "$d/base.console" "$BASE_IMAGE" || return 1
 	rel_head

@@ -137,9 +137,15 @@ PY
 	[ "$(kgit rev-parse "$BASE_TAG^{commit}")" = "$(kgit rev-parse base)" ] || fail "the base moved"
 }
 
-test_boot_base() {
+# base_build: the unpatched tree's worktree and its x86_64 test kernel,
+# $BASE_IMAGE.
+base_build() {
 	bash "$TOP/scripts/prepare-tree.sh" --base
 	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q x86_64
+}
+
+test_boot_base() {
+	base_build
 	# abi as well: its snapshot is abi_base's second one (one boot less)
 	bash "$TOP/qemu/boot.sh" -k -c boot,tree,abi -a "pm_debug_messages initcall_debug" \
 		-o "$TLOG/boot_base.console" "$BASE_IMAGE"

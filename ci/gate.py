@@ -67,6 +67,12 @@ CONFIGS = ["x86_64", "i386", "nopm", "nosmp", "nonuma", "clang"]
 # Built in full at every patch; the others in full at the last selected
 # patch and objects-only before it (Gate.check_builds).
 PRIMARY = ["x86_64", "i386"]
+# Objects-only at every patch, the head included: the same configuration as
+# the value, built by another compiler.  Which files it builds is what the
+# value's object directory holds; a full build would add no verdict (the
+# warnings judged are those of the series' files, and the link is the
+# value's).
+OBJS_ONLY = {"clang": "x86_64"}
 PATCH_CHECKS = ["message", "checkpatch", "inline", "kerneldoc", "rst", "cocci"]
 MAX_PATCHES = 15
 # checkpatch's helpers (spdxcheck.py, the codespell dictionary lookup) need
@@ -519,8 +525,9 @@ class Gate:
         Full build (objs_only False): the whole configuration, then sparse
         (C=2) on the objects of cfiles that it built.  Objects only: just
         the objects of cfiles that the configuration builds (their .o is in
-        the object directory from an earlier build), compiled and checked
-        by sparse.  Either way the objects of cfiles are deleted first, so
+        the object directory from an earlier build, or for OBJS_ONLY in
+        the directory of the configuration it mirrors), compiled and
+        checked by sparse (OBJS_ONLY: only compiled).  Either way the objects of cfiles are deleted first, so
         that the compiler prints their warnings whatever the object
         directory held before.  Sparse only ever looks at cfiles: it is
         not cached, and on a full rebuild (a header of the series changed)
@@ -532,14 +539,18 @@ class Gate:
         that were compiled and checked.
         """
         objdir = self.objdir(name)
+        ref = self.objdir(OBJS_ONLY.get(name, name))
         objs = []
         for f in cfiles:
             o = objdir / (f[:-2] + ".o")
-            if o.exists():
+            if (ref / (f[:-2] + ".o")).exists():
                 objs.append(f[:-2] + ".o")
+            if o.exists():
                 o.unlink()
         if objs_only:
-            rc, out = (self.build(name, ["C=2"] + objs) if objs else
+            # sparse once, with the configuration whose compiler it follows
+            sp = [] if name in OBJS_ONLY else ["C=2"]
+            rc, out = (self.build(name, sp + objs) if objs else
                        (0, "no object of %s is built here\n" % " ".join(cfiles)))
         else:
             rc, out = self.build(name)
@@ -622,36 +633,34 @@ class Gate:
     def check_builds(self, p, nxt, configs, last):
         """Judge every configuration at p.
 
-        Primary configurations (PRIMARY), and every configuration at the
-        last patch of the selection: a full build at p.  The other patches
-        get, in the secondary configurations, an objects-only build of
-        p's .c files and of the series' .c files that include a header p
-        touches (includers()), where the configuration builds one of them;
-        no cell where it builds none.  The warnings before p come from the
-        full build of the previous patch in this run, or else from an
-        objects-only build at the parent: the parent is never built in
-        full only to be a baseline."""
+        Primary configurations (PRIMARY), and every configuration but
+        OBJS_ONLY at the last patch of the selection: a full build at p.
+        The other cells get an objects-only build of p's .c files and of
+        the series' .c files that include a header p touches
+        (includers()), where the configuration builds one of them; no
+        cell where it builds none.  The warnings before p are only needed
+        when p's files have warnings: they come from the full build of
+        the previous patch in this run, or else from an objects-only build
+        at the parent; the parent is never built in full only to be a
+        baseline."""
         for name in configs:
             col = "build:" + name
-            full = name in PRIMARY or p is last
+            full = name in PRIMARY or (p is last and name not in OBJS_ONLY)
             if self.results_cached.get((p.num, col)):
                 continue
             cfiles = self.includers(p, p.commit)
             if not full:
-                if not any((self.objdir(name) / (f[:-2] + ".o")).exists() for f in cfiles):
+                ref = self.objdir(OBJS_ONLY.get(name, name))
+                if not any((ref / (f[:-2] + ".o")).exists() for f in cfiles):
                     continue
-                old = self.before_objs(p, name, cfiles)
                 t0 = time.time()
                 rc, out, found, objs = self.build_at(name, cfiles, p.src_files(), objs_only=True)
                 if rc == 0 and not objs:
                     continue
-                self.judge_build(p, col, rc, out, old, found, "objects only (%d): %.0fs" % (
-                    len(objs), time.time() - t0))
+                detail = "objects only (%d): %.0fs" % (len(objs), time.time() - t0)
+                old = self.before_objs(p, name, cfiles) if rc == 0 and found else []
+                self.judge_build(p, col, rc, out, old, found, detail)
                 continue
-            if (p.idx, name) in self.before:
-                old = self.before[(p.idx, name)]
-            else:
-                old = self.before_objs(p, name, cfiles)
             ncfiles = self.includers(nxt, nxt.commit) if nxt and name in PRIMARY else []
             t0 = time.time()
             rc, out, found, _ = self.build_at(
@@ -662,6 +671,12 @@ class Gate:
             if ncfiles and rc == 0:
                 self.before[(nxt.idx, name)] = [
                     w for w in found if w.split(":", 1)[0] in nxt.src_files()]
+            if (p.idx, name) in self.before:
+                old = self.before[(p.idx, name)]
+            elif rc == 0 and after:
+                old = self.before_objs(p, name, cfiles)
+            else:
+                old = []
             ok = self.judge_build(p, col, rc, out, old, after, "full build %.0fs" % secs)
             if not ok and rc != 0 and name not in PRIMARY:
                 self.bisect_break(p, name)
@@ -972,12 +987,14 @@ class Gate:
             # A secondary configuration never built here is built at the
             # last selected patch first: its objects tell which files it
             # builds, and so which patches get an objects-only cell.
+            # An OBJS_ONLY configuration asks the one it mirrors.
             for n in configs:
-                if n not in PRIMARY and not (self.objdir(n) / "vmlinux").exists() and \
+                m = OBJS_ONLY.get(n, n)
+                if n not in PRIMARY and not (self.objdir(m) / "vmlinux").exists() and \
                         any(not self.results_cached[(p.num, "build:" + n)] for p in sel):
                     git("checkout", "-q", "--detach", last.commit)
-                    self.progress("first build of %s at %s" % (n, last.num))
-                    self.build(n)
+                    self.progress("first build of %s at %s" % (m, last.num))
+                    self.build(m)
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
                 todo = [c for c in cols_of(p) if not self.results_cached[(p.num, c)]]

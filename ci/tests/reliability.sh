@@ -15,13 +15,13 @@
 #                       i8259 falls back); check x86-sysdev: no device, each
 #                       x86 callback once, in the relative order the commits
 #                       require, in pm_test=core and real suspend-to-RAM
-#   reliability_hibernate_disk  ci/configs/pmpaths.config: a real
+#   reliability_hibernate_disk  the test kernel with a virtio disk: a real
 #                       hibernation in platform mode across two boots
 #                       (qemu/checks/hibernate-disk.sh), then a
 #                       suspend-to-RAM and a power off, judged as one log
 #   reliability_halt    the test kernel ending with a halt (LINUX_REBOOT_CMD_HALT)
 #                       instead of a power off: the shutdown order, as -S
-#   reliability_kexec_jump  the pmpaths kernel: kexec with preserve_context
+#   reliability_kexec_jump  the test kernel: kexec with preserve_context
 #                       (qemu/checks/kexec-jump.sh); only the way down can
 #                       be judged, 6.1 does not come back (see the test)
 #   reliability_order   the unpatched 6.1 and the head, each with a
@@ -42,7 +42,6 @@ ALL_TESTS+=(reliability_judges reliability_stress reliability_fallback reliabili
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
-PMPATHS_IMAGE=$BUILD_ROOT/pmpaths/arch/x86/boot/bzImage
 
 # The tree state these tests judge: the working branch made from outgoing/
 # and checked out at its head (the gate leaves the tree where it found it,
@@ -286,21 +285,21 @@ hibdisk_judge() {
 	echo "hibernate-disk: init once, resumed by the second boot with the first boot's token, 168 test class callbacks in order (freeze, up, hibernate | quiesce, up, suspend, up)"
 }
 
-# A real hibernation in platform mode across two boots of the pmpaths
+# A real hibernation in platform mode across two boots of the test
 # kernel, then a suspend-to-RAM and a power off in the restored system.
 # no_console_suspend: hibernation_platform_enter() suspends the console
 # before the S4 entry's callbacks, whose lines would die with the power.
 test_reliability_hibernate_disk() {
 	local d=$TLOG/hibernate_disk s=$SECONDS
 	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q pmpaths
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
 	echo "reliability_hibernate_disk: build (incremental) took $((SECONDS - s))s"
 	s=$SECONDS
 	rm -rf "$d" && shim_bin "$d"
 	truncate -s 256M "$d/swap.img"
 	SHIM_MODE=resume SHIM_DISK=$d/swap.img PATH=$d/bin:$PATH \
 		bash "$TOP/qemu/boot.sh" -S -P -t 900 -c hibernate-disk,suspend \
-		-a "pm_debug_messages initcall_debug no_console_suspend" -o "$d/console" "$PMPATHS_IMAGE" || return 1
+		-a "pm_debug_messages initcall_debug no_console_suspend" -o "$d/console" "$HEAD_IMAGE" || return 1
 	echo "reliability_hibernate_disk: two boots took $((SECONDS - s))s"
 	grep -a "SYSDEV-\(CHECK\|INFO\) hibernate-disk\|PM: hibernation: \(Read\|Wrote\)" "$d/console" | tr -d '\r' || true
 	hibdisk_judge "$d/console"
@@ -395,7 +394,7 @@ kexec_judge() {
 	echo "kexec jump: the 24 test class callbacks going down, in order, state=freeze; then 6.1's #GP in restore_processor_state() and a triple fault"
 }
 
-# kexec with preserve_context on the pmpaths kernel (CONFIG_KEXEC_JUMP).
+# kexec with preserve_context on the test kernel (CONFIG_KEXEC_JUMP).
 # kernel_kexec() saves and suspends the system devices (PMSG_FREEZE) and
 # the program called returns, but 6.1 cannot take the way back on x86_64:
 # machine_kexec() invalidated the GDT and relocate_kernel does not reload
@@ -409,12 +408,12 @@ test_reliability_kexec_jump() {
 	local d=$TLOG/kexec_jump s=$SECONDS out why
 	test_pkgs kexec-tools
 	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q pmpaths
+	bash "$TOP/scripts/build-kernel.sh" -q x86_64
 	kexec_cpio "$d" || return 1
 	shim_bin "$d"
 	out=$(SHIM_MODE=trace PATH=$d/bin:$PATH bash "$TOP/qemu/boot.sh" -t 300 -c kexec-jump \
 		-i "$d/kexec.cpio" -a "pm_debug_messages initcall_debug no_console_suspend" \
-		-o "$d/console" "$PMPATHS_IMAGE" 2>&1 || true)
+		-o "$d/console" "$HEAD_IMAGE" 2>&1 || true)
 	echo "$out" | grep -v '^  |' || true
 	echo "reliability_kexec_jump: boot took $((SECONDS - s))s"
 	why=$(grep '^boot: FAIL: ' <<<"$out" | sed 's/^boot: FAIL: //' | sort || true)
@@ -422,7 +421,7 @@ test_reliability_kexec_jump() {
 		fail "reliability_kexec_jump: the boot should fail only for the unfinished check, not: $(tr '\n' ';' <<<"$why")"
 		return 1
 	fi
-	kexec_judge "$d/console" "$d/console.int" "$BUILD_ROOT/pmpaths/System.map"
+	kexec_judge "$d/console" "$d/console.int" "$BUILD_ROOT/x86_64/System.map"
 }
 
 # order_judge BASE_LOG HEAD_LOG: the callback orders of unpatched 6.1 and

@@ -72,25 +72,65 @@ record_time() {
 	mv "$TLOG/times.tsv.new" "$TLOG/times.tsv"
 }
 
+# Verdicts of the long tests, kept so that a run with nothing changed does
+# not boot the same kernels again.  A test calls `passed_before FILE...`
+# once it has built what it boots: the key is the test's name, every file
+# of the workbench (ci/, qemu/, scripts/, tracked or not: the tests, the
+# guest checks, the judges, their fixtures), the FILEs (kernel images, the
+# initramfs parts it made), the kernel tree's HEAD and the version of
+# every installed Debian package (QEMU, busybox, the compilers...).  If
+# this test passed with that key, it says so and the test returns 0; when
+# the test passes, run_test stores the key.  A failure is never kept.
+# SYSDEV_NO_VERDICT_CACHE=1 runs everything.
+VERDICTS=$SYSDEV_CACHE/verdicts
+verdict_key() { # NAME FILE...
+	local name=$1
+	shift
+	{
+		echo "$name"
+		(cd "$TOP" && git ls-files -z -co --exclude-standard -- ci qemu scripts |
+			sort -z | xargs -0 sha256sum)
+		[ $# -eq 0 ] || sha256sum -- "$@"
+		kgit rev-parse HEAD
+		dpkg-query -W -f='${Package} ${Version}\n'
+	} | sha256sum | cut -c1-40
+}
+passed_before() { # FILE...
+	local key
+	key=$(verdict_key "$CURRENT_TEST" "$@") || return 1
+	echo "$key" > "$TLOG/$CURRENT_TEST.verdict-key"
+	[ "${SYSDEV_NO_VERDICT_CACHE:-0}" != 1 ] && [ -f "$VERDICTS/$key" ] || return 1
+	echo "passed before with the same inputs ($(cat "$VERDICTS/$key"), key $key): not run again"
+	touch "$TLOG/$CURRENT_TEST.verdict-cached"
+}
+
 run_test() {
-	local t=$1 log=$TLOG/$1.log s rc=0
+	local t=$1 log=$TLOG/$1.log s rc=0 how=""
 	declare -F "test_$t" >/dev/null || { echo "no such test: $t" >&2; FAILED=$((FAILED + 1)); FAILED_NAMES+=("$t"); return; }
 	[ ${#TEST_PLAN[@]} -gt 0 ] && progress "$t"
 	s=$(date +%s)
+	rm -f "$TLOG/$t.verdict-key" "$TLOG/$t.verdict-cached"
 	# Not "|| rc=$?": that would switch errexit off inside the test.
 	set +e
 	( set -eEuo pipefail
 	  trap 'echo "FAIL: exit status $? of: $BASH_COMMAND"' ERR
+	  CURRENT_TEST=$t
 	  "test_$t" ) >"$log" 2>&1
 	rc=$?
 	set -e
+	if [ -f "$TLOG/$t.verdict-cached" ]; then
+		how=" (passed before)"
+	elif [ $rc -eq 0 ] && [ -f "$TLOG/$t.verdict-key" ]; then
+		mkdir -p "$VERDICTS"
+		date -u '+%Y-%m-%d %H:%M UTC' > "$VERDICTS/$(cat "$TLOG/$t.verdict-key")"
+	fi
 	record_time "$t" $(( $(date +%s) - s ))
 	if [ "$t" = gate ]; then
 		import_gate_results "$TLOG/gate.results.tsv"
 	fi
 	if [ $rc -eq 0 ]; then
 		PASSED=$((PASSED + 1))
-		printf 'ok     %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
+		printf 'ok     %-28s %4ss%s\n' "$t" "$(( $(date +%s) - s ))" "$how"
 	else
 		FAILED=$((FAILED + 1))
 		FAILED_NAMES+=("$t")

@@ -6,7 +6,7 @@ BASE_IMAGE=$BASE_BUILD_ROOT/x86_64/arch/x86/boot/bzImage
 ALL_TESTS+=(main_job main_job_warm deps_noop tree_outside_repo base_commit
 	apply_series regen_idempotent regen_refuses_dirty broken_patch_named
 	boot_base boot_head harness_panic harness_no_init harness_hang
-	harness_failed_check harness_no_kunit)
+	harness_failed_check harness_no_kunit verdict_cache)
 
 # The README's main job from whatever state the machine is in.
 test_main_job() {
@@ -273,4 +273,36 @@ test_log_judge() {
 	bash "$TOP/qemu/check-log.sh" -k -c boot -W 'at drivers/base/sysdev\.c:' "$tmp/allowed.console" ||
 		fail "an expected WARN (-W) was rejected"
 	rm -rf "$tmp"
+}
+
+# passed_before (ci/tests/lib.sh): the key changes with a file the test
+# names, with the test, with an untracked file of the workbench; a failed
+# test is run again, a passed one is not.
+test_verdict_cache() {
+	local d=$TLOG/verdict k1 k2 k3 k4 k5 f=$TOP/qemu/checks/zz-verdict-selftest.sh
+	rm -rf "$d" && mkdir -p "$d"
+	echo a > "$d/img"; k1=$(verdict_key t "$d/img")
+	echo b > "$d/img"; k2=$(verdict_key t "$d/img")
+	echo a > "$d/img"; k3=$(verdict_key t "$d/img")
+	k4=$(verdict_key u "$d/img")
+	echo "# nothing" > "$f"; k5=$(verdict_key t "$d/img"); rm -f "$f"
+	echo "keys: $k1 $k2 $k3 $k4 $k5"
+	[ "$k1" = "$k3" ] || { fail "the same inputs give two keys"; return 1; }
+	[ "$k1" != "$k2" ] || { fail "a changed image does not change the key"; return 1; }
+	[ "$k1" != "$k4" ] || { fail "another test has the same key"; return 1; }
+	[ "$k1" != "$k5" ] || { fail "an untracked guest check does not change the key"; return 1; }
+	(
+		TLOG=$d VERDICTS=$d/verdicts TEST_PLAN=()
+		test_zz_fail() { passed_before "$d/img" && return 0; echo ran >> "$d/fail.ran"; false; }
+		test_zz_pass() { passed_before "$d/img" && return 0; echo ran >> "$d/pass.ran"; }
+		run_test zz_fail; run_test zz_fail
+		run_test zz_pass; run_test zz_pass
+		echo b > "$d/img"; run_test zz_pass
+		echo "$PASSED passed, $FAILED failed"
+	) > "$d/out" 2>&1 || true
+	cat "$d/out"
+	[ "$(wc -l < "$d/fail.ran")" -eq 2 ] || { fail "a failed test was not run again"; return 1; }
+	[ "$(wc -l < "$d/pass.ran")" -eq 2 ] || { fail "a passed test ran again with the same inputs, or not with new ones"; return 1; }
+	grep -q "^ok .*zz_pass .*(passed before)" "$d/out" || { fail "the kept verdict is not said"; return 1; }
+	grep -qx "3 passed, 2 failed" "$d/out" || { fail "wrong counts"; return 1; }
 }

@@ -292,7 +292,7 @@ test_verdict_cache() {
 	[ "$k1" != "$k4" ] || { fail "another test has the same key"; return 1; }
 	[ "$k1" != "$k5" ] || { fail "an untracked guest check does not change the key"; return 1; }
 	(
-		TLOG=$d VERDICTS=$d/verdicts TEST_PLAN=()
+		TLOG=$d VERDICTS=$d/verdicts TEST_PLAN=() PASSED=0 FAILED=0
 		test_zz_fail() { passed_before "$d/img" && return 0; echo ran >> "$d/fail.ran"; false; }
 		test_zz_pass() { passed_before "$d/img" && return 0; echo ran >> "$d/pass.ran"; }
 		run_test zz_fail; run_test zz_fail

@@ -987,9 +987,14 @@ class Gate:
             # A secondary configuration never built here is built at the
             # last selected patch first: its objects tell which files it
             # builds, and so which patches get an objects-only cell.
-            # An OBJS_ONLY configuration asks the one it mirrors.
+            # An OBJS_ONLY configuration asks the one it mirrors, which
+            # needs no first build if this run builds it at the first
+            # selected patch, before the OBJS_ONLY cell there.
             for n in configs:
                 m = OBJS_ONLY.get(n, n)
+                if m in configs and m in PRIMARY and \
+                        not self.results_cached[(sel[0].num, "build:" + m)]:
+                    continue
                 if n not in PRIMARY and not (self.objdir(m) / "vmlinux").exists() and \
                         any(not self.results_cached[(p.num, "build:" + n)] for p in sel):
                     git("checkout", "-q", "--detach", last.commit)

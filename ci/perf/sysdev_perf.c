@@ -102,7 +102,7 @@ static int perf_sysdev_round(struct sys_device *sysdevs, unsigned int rep)
 	for (done = 0; done < count; done++) {
 		struct sys_device *sysdev = &sysdevs[done];
 
-		sysdev->id = done;
+		sysdev->dev.id = done;
 		sysdev->cls = &perf_sysdev_class;
 		sysdev->dev.release = perf_release;
 		error = sys_device_register(sysdev);

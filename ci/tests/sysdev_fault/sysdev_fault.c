@@ -108,7 +108,7 @@ static int sdf_register_device(struct sdf_run *run, int i)
 	int error;
 
 	run->devs[i] = NULL;	/* from here on, freed by its release() */
-	sysdev->id = i;
+	sysdev->dev.id = i;
 	sysdev->cls = &run->cls;
 	sysdev->dev.release = sdf_release;
 	atomic_inc(&sdf_unreleased);

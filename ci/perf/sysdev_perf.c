@@ -87,8 +87,17 @@ static int perf_plain_round(struct device *devs, unsigned int rep)
 }
 
 #ifdef SYSDEV_PERF_HAVE_SYSDEV
+/*
+ * A module defines the bus_type of its class itself: set_sysdev_class_name()
+ * is not for modules.  This one is never unloaded, so the driver core may
+ * write the bus_type after bus_unregister(), as 6.1's bus_release() does.
+ */
+static struct bus_type perf_sysdev_subsys = {
+	.name = "perfsys",
+};
+
 static struct sysdev_class perf_sysdev_class = {
-	set_sysdev_class_name("perfsys"),
+	.subsys = &perf_sysdev_subsys,
 };
 
 static int perf_sysdev_round(struct sys_device *sysdevs, unsigned int rep)

@@ -33,7 +33,7 @@
 #                       each slab allocation of a module's registrations
 #                       fail in turn (ci/tests/sysdev_fault), then kmemleak;
 #                       then a boot with the module's broken variant, which
-#                       must fail
+#                       must fail; and make perf's module must compile
 # and reliability_judges, the cheap self-tests: every judge these tests
 # rely on must reject a log with one defect.
 
@@ -491,6 +491,25 @@ fault_cpio() {
 	pack_cpio "$d/root" "$d/fault.cpio"
 }
 
+# perf_module_builds: the benchmark module of make perf (ci/perf), which
+# make test does not run, compiled against the debug kernel (modules and the
+# system device API): it once stopped compiling unnoticed when
+# set_sysdev_class_name() was kept out of modules.  W=1, no warning, and the
+# system device half must be in the module.
+perf_module_builds() {
+	local d=$TLOG/perf-module
+	rm -rf "$d" && mkdir -p "$d"
+	cp "$TOP"/ci/perf/Kbuild "$TOP"/ci/perf/sysdev_perf.c "$d/"
+	make -C "$BUILD_ROOT/debug" M="$d" W=1 modules >"$d/build.log" 2>&1 ||
+		{ cat "$d/build.log"; fail "ci/perf/sysdev_perf.c: build failed"; return 1; }
+	if grep -q "warning:" "$d/build.log"; then
+		cat "$d/build.log"; fail "ci/perf/sysdev_perf.c: compiler warnings"; return 1
+	fi
+	grep -aq "SYSDEV-PERF sysdev" "$d/sysdev_perf.ko" ||
+		{ fail "ci/perf/sysdev_perf.c: built without its system device half"; return 1; }
+	echo "reliability_fault: ci/perf/sysdev_perf.c builds (W=1, no warning, system devices included)"
+}
+
 # Allocation failures at every step of a registration (qemu/checks/fault.sh
 # says what is checked), and the proof that the checks can fail: the module
 # built with SYSDEV_FAULT_BUG=1 forgets put_device() after a failed
@@ -507,6 +526,7 @@ test_reliability_fault() {
 	bash "$TOP/scripts/build-kernel.sh" -q debug bzImage modules
 	echo "reliability_fault: build (incremental) took $((SECONDS - s))s"
 	passed_before "$DEBUG_IMAGE" && return 0
+	perf_module_builds
 	fault_cpio good
 	fault_cpio bug SYSDEV_FAULT_BUG=1
 	fault_cpio leftover SYSDEV_FAULT_BUG=2

@@ -89,8 +89,7 @@ static int perf_plain_round(struct device *devs, unsigned int rep)
 #ifdef SYSDEV_PERF_HAVE_SYSDEV
 /*
  * A module defines the bus_type of its class itself: set_sysdev_class_name()
- * is not for modules.  This one is never unloaded, so the driver core may
- * write the bus_type after bus_unregister(), as 6.1's bus_release() does.
+ * is not for modules.  This one cannot be unloaded (no module_exit()).
  */
 static struct bus_type perf_sysdev_subsys = {
 	.name = "perfsys",
@@ -205,12 +204,11 @@ static int __init sysdev_perf_init(void)
 	return error;
 }
 
-static void __exit sysdev_perf_exit(void)
-{
-}
-
+/*
+ * No module_exit(): the module cannot be unloaded, so its bus_types outlive
+ * bus_unregister(), which 6.1's bus_release() may write after it returned.
+ */
 module_init(sysdev_perf_init);
-module_exit(sysdev_perf_exit);
 
 MODULE_DESCRIPTION("Registration cost of system devices against plain devices");
 MODULE_LICENSE("GPL");

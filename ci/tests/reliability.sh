@@ -96,6 +96,14 @@ test_reliability_judges() {
 	expect_fail x86_lapic_not_last "FAIL .*lapic_suspend is not the last x86 suspend callback" gj x86-sysdev core "$tmp/x86late"
 	sed '/resume lapic0 class lapic_resume/{h;d}; /resume i82590 class i8259A_resume/{p;x}' "$good" > "$tmp/x86first"
 	expect_fail x86_lapic_not_first "FAIL .*lapic_resume (is not the first resume callback|ran after)" gj x86-sysdev core "$tmp/x86first"
+	# whole_log: a boot log whose first lines the log buffer lost (the
+	# first lapic fallback boot of CI, before boot.sh set log_buf_len=)
+	wl() { CHECKS_DIR=$cdir busybox sh -c '. "$CHECKS_DIR/lib.sh"; whole_log "$1"' sh "$1"; }
+	printf '%s\n' "[    0.000000] Linux version 6.1.192+ (sysdev@workbench)" \
+		"[    0.644371] APIC: no lapic system device (-17), using syscore_ops" > "$tmp/whole"
+	wl "$tmp/whole" > /dev/null || fail "whole_log: a whole boot log was rejected"
+	sed 1d "$tmp/whole" > "$tmp/wrapped"
+	expect_fail whole_log_wrapped "FAIL the kernel log lost the boot's first messages" wl "$tmp/wrapped"
 	# kmemleak: a report naming the series' code fails, others do not
 	gj kmemleak "$REL_FIXTURES/kmemleak-other.txt" || fail "kmemleak: a report outside the series was blamed on it"
 	expect_fail kmemleak_ours "FAIL 1 of 2 leak reports name the system device code" gj kmemleak "$REL_FIXTURES/kmemleak-sysdev.txt"
@@ -480,15 +488,28 @@ test_reliability_debug() {
 fault_cpio() {
 	local d=$TLOG/fault-$1
 	shift
-	rm -rf "$d" && mkdir -p "$d/src" "$d/root/fault"
-	cp "$TOP"/ci/tests/sysdev_fault/Kbuild "$TOP"/ci/tests/sysdev_fault/sysdev_fault.c "$d/src/"
-	make -C "$BUILD_ROOT/debug" M="$d/src" W=1 "$@" modules >"$d/build.log" 2>&1 ||
-		{ cat "$d/build.log"; fail "sysdev_fault ($*): build failed"; return 1; }
-	if grep -q "warning:" "$d/build.log"; then
-		cat "$d/build.log"; fail "sysdev_fault ($*): compiler warnings"; return 1
-	fi
+	rm -rf "$d" && mkdir -p "$d/root/fault"
+	module_build "$d/src" "sysdev_fault ($*)" "$TOP"/ci/tests/sysdev_fault/{Kbuild,sysdev_fault.c} -- "$@" || return 1
 	cp "$d/src/sysdev_fault.ko" "$d/root/fault/"
 	pack_cpio "$d/root" "$d/fault.cpio"
+}
+
+# module_build DIR WHAT FILE... [-- MAKE VARIABLES]: copy the FILEs (a
+# Kbuild and its sources) to DIR and build them there as an external
+# module of the debug kernel, W=1; a build error or any compiler warning
+# fails, naming WHAT.
+module_build() {
+	local d=$1 what=$2 files=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do files+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	rm -rf "$d" && mkdir -p "$d"
+	cp "${files[@]}" "$d/"
+	make -C "$BUILD_ROOT/debug" M="$d" W=1 "$@" modules >"$d/build.log" 2>&1 ||
+		{ cat "$d/build.log"; fail "$what: build failed"; return 1; }
+	if grep -q "warning:" "$d/build.log"; then
+		cat "$d/build.log"; fail "$what: compiler warnings"; return 1
+	fi
 }
 
 # perf_module_builds: the benchmark module of make perf (ci/perf), which
@@ -498,13 +519,7 @@ fault_cpio() {
 # system device half must be in the module.
 perf_module_builds() {
 	local d=$TLOG/perf-module
-	rm -rf "$d" && mkdir -p "$d"
-	cp "$TOP"/ci/perf/Kbuild "$TOP"/ci/perf/sysdev_perf.c "$d/"
-	make -C "$BUILD_ROOT/debug" M="$d" W=1 modules >"$d/build.log" 2>&1 ||
-		{ cat "$d/build.log"; fail "ci/perf/sysdev_perf.c: build failed"; return 1; }
-	if grep -q "warning:" "$d/build.log"; then
-		cat "$d/build.log"; fail "ci/perf/sysdev_perf.c: compiler warnings"; return 1
-	fi
+	module_build "$d" ci/perf/sysdev_perf.c "$TOP"/ci/perf/{Kbuild,sysdev_perf.c} || return 1
 	grep -aq "SYSDEV-PERF sysdev" "$d/sysdev_perf.ko" ||
 		{ fail "ci/perf/sysdev_perf.c: built without its system device half"; return 1; }
 	echo "reliability_fault: ci/perf/sysdev_perf.c builds (W=1, no warning, system devices included)"

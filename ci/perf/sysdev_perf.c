@@ -3,10 +3,14 @@
  * Registration cost of system devices against the plain struct device
  * floor, for ci/perf/run-perf.sh.
  *
- * At load time, register and then unregister @count plain devices on a
- * subsys_system_register() subsystem and, on a kernel with the system
- * device API, @count system devices of a test class; @reps rounds,
- * alternating which kind goes first.  Each timing is one console line:
+ * At load time, register and then unregister @count devices of each kind
+ * of perf_kinds[], @reps rounds, in an order that rotates every round:
+ * plain devices on a subsys_system_register() subsystem (the floor), the
+ * same with the steps that sys_device_register() and
+ * sys_device_unregister() add, one step more at each level (see
+ * perf_plain_round()), system devices of a test class, and the floor and
+ * the system devices with lockdep off.  A kernel without the system
+ * device API has the floor only.  Each timing is one console line:
  *
  *	SYSDEV-PERF <kind> rep=<n> count=<count> reg_ns=<ns> unreg_ns=<ns>
  *
@@ -21,8 +25,11 @@
 #define pr_fmt(fmt) "sysdev_perf: " fmt
 
 #include <linux/device.h>
+#include <linux/kernfs.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -47,7 +54,82 @@ static struct bus_type perf_plain_subsys = {
 	.name = "perfplain",
 };
 
-static int perf_plain_round(struct device *devs, unsigned int rep)
+/*
+ * The steps that sys_device_register() and sys_device_unregister() take
+ * beyond device_register() and device_unregister(), as the series head
+ * has them (drivers/base/sysdev.c); a level of perf_plain_round() takes
+ * every step up to its own:
+ *   1 a mutex held around each registration and each device_del()
+ *     (sysdev_mutex);
+ *   2 a lookup of the device's name in /sys/bus/<bus>/devices/ before
+ *     device_add() (sysdev_name_in_use(), the duplicate id check);
+ *   3 the KOBJ_ADD uevent held back by device_add() and sent afterwards
+ *     under the device lock (the drivers' add() run in between);
+ *   4 a store with interrupts disabled after the registration and before
+ *     the deletion (sysdev_mark()).
+ * What a level costs beyond the one below is what its step costs; what
+ * step 4 leaves to the system devices is what the rest of sysdev costs
+ * (its checks, the class lookup on unregistration, the empty driver lists).
+ */
+enum { PERF_MUTEX = 1, PERF_LOOKUP, PERF_UEVENT, PERF_MARK, PERF_LEVELS = PERF_MARK };
+
+static DEFINE_MUTEX(perf_mutex);
+static const struct device_type perf_type;
+static unsigned long perf_generation;
+
+static void perf_mark(struct device *dev, const struct device_type *type)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WRITE_ONCE(dev->type, type);
+	perf_generation++;
+	local_irq_restore(flags);
+}
+
+static int perf_plain_add(struct device *dev, unsigned int level,
+			  struct kernfs_node *dir)
+{
+	struct kernfs_node *kn;
+	int error;
+
+	error = dev_set_name(dev, "perfplain%u", dev->id);
+	if (error)
+		return error;
+	if (level >= PERF_LOOKUP) {
+		kn = kernfs_find_and_get(dir, dev_name(dev));
+		if (kn) {
+			kernfs_put(kn);
+			return -EEXIST;
+		}
+	}
+	if (level >= PERF_UEVENT)
+		dev_set_uevent_suppress(dev, true);
+	error = device_add(dev);
+	if (error)
+		return error;
+	if (level >= PERF_MARK)
+		perf_mark(dev, &perf_type);
+	if (level >= PERF_UEVENT) {
+		device_lock(dev);
+		dev_set_uevent_suppress(dev, false);
+		kobject_uevent(&dev->kobj, KOBJ_ADD);
+		device_unlock(dev);
+	}
+	return 0;
+}
+
+static void perf_report(const char *kind, unsigned int rep, u64 t0, u64 t1,
+			u64 t2)
+{
+	pr_info("SYSDEV-PERF %s rep=%u count=%u reg_ns=%llu unreg_ns=%llu\n",
+		kind, rep, count, t1 - t0, t2 - t1);
+}
+
+/* Level 0 is device_register() and device_unregister(): the floor. */
+static int perf_plain_round(const char *kind, struct device *devs,
+			    unsigned int rep, unsigned int level,
+			    struct kernfs_node *dir)
 {
 	unsigned int i, done;
 	u64 t0, t1, t2;
@@ -63,11 +145,13 @@ static int perf_plain_round(struct device *devs, unsigned int rep)
 		dev->bus = &perf_plain_subsys;
 		dev->id = done;
 		dev->release = perf_release;
-		error = dev_set_name(dev, "perfplain%u", done);
-		if (!error)
-			error = device_add(dev);
+		if (level >= PERF_MUTEX)
+			mutex_lock(&perf_mutex);
+		error = perf_plain_add(dev, level, dir);
+		if (level >= PERF_MUTEX)
+			mutex_unlock(&perf_mutex);
 		if (error) {
-			pr_err("plain device %u: error %d\n", done, error);
+			pr_err("plain device %u (level %u): error %d\n", done, level, error);
 			put_device(dev);
 			break;
 		}
@@ -76,13 +160,19 @@ static int perf_plain_round(struct device *devs, unsigned int rep)
 	}
 	t1 = ktime_get_ns();
 	for (i = 0; i < done; i++) {
-		device_unregister(&devs[i]);
+		if (level >= PERF_MUTEX)
+			mutex_lock(&perf_mutex);
+		if (level >= PERF_MARK)
+			perf_mark(&devs[i], NULL);
+		device_del(&devs[i]);
+		if (level >= PERF_MUTEX)
+			mutex_unlock(&perf_mutex);
+		put_device(&devs[i]);
 		cond_resched();
 	}
 	t2 = ktime_get_ns();
 	if (!error)
-		pr_info("SYSDEV-PERF plain rep=%u count=%u reg_ns=%llu unreg_ns=%llu\n",
-			rep, count, t1 - t0, t2 - t1);
+		perf_report(kind, rep, t0, t1, t2);
 	return error;
 }
 
@@ -99,7 +189,8 @@ static struct sysdev_class perf_sysdev_class = {
 	.subsys = &perf_sysdev_subsys,
 };
 
-static int perf_sysdev_round(struct sys_device *sysdevs, unsigned int rep)
+static int perf_sysdev_round(const char *kind, struct sys_device *sysdevs,
+			     unsigned int rep)
 {
 	unsigned int i, done;
 	u64 t0, t1, t2;
@@ -128,16 +219,54 @@ static int perf_sysdev_round(struct sys_device *sysdevs, unsigned int rep)
 	}
 	t2 = ktime_get_ns();
 	if (!error)
-		pr_info("SYSDEV-PERF sysdev rep=%u count=%u reg_ns=%llu unreg_ns=%llu\n",
-			rep, count, t1 - t0, t2 - t1);
+		perf_report(kind, rep, t0, t1, t2);
 	return error;
+}
+
+/*
+ * The kinds of rounds: the floor, the plain devices with the steps of
+ * sysdev, the system devices; then the floor and the system devices again
+ * with lockdep off for this task (lockdep_off(): the locks are not
+ * tracked, although the kernel has CONFIG_LOCKDEP), which is what they
+ * cost on a kernel without lock debugging, as production kernels are.
+ */
+static const char * const perf_kinds[] = {
+	"plain", "step1", "step2", "step3", "step4", "sysdev",
+	"plain-nolockdep", "sysdev-nolockdep",
+};
+
+static int perf_kind_round(unsigned int kind, unsigned int rep,
+			   struct device *devs, struct sys_device *sysdevs,
+			   struct kernfs_node *dir)
+{
+	const char *name = perf_kinds[kind];
+	int error;
+
+	switch (kind) {
+	case 0 ... PERF_LEVELS:
+		return perf_plain_round(name, devs, rep, kind, dir);
+	case PERF_LEVELS + 1:
+		return perf_sysdev_round(name, sysdevs, rep);
+	case PERF_LEVELS + 2:
+		lockdep_off();
+		error = perf_plain_round(name, devs, rep, 0, dir);
+		lockdep_on();
+		return error;
+	default:
+		lockdep_off();
+		error = perf_sysdev_round(name, sysdevs, rep);
+		lockdep_on();
+		return error;
+	}
 }
 
 static int perf_sysdev_run(void)
 {
+	const unsigned int kinds = ARRAY_SIZE(perf_kinds);
+	struct kernfs_node *dir = NULL;
 	struct sys_device *sysdevs;
 	struct device *devs;
-	unsigned int rep;
+	unsigned int rep, k;
 	int error;
 
 	pr_info("SYSDEV-PERF sizeof device=%zu sys_device=%zu extra=%zu\n",
@@ -150,23 +279,24 @@ static int perf_sysdev_run(void)
 		error = -ENOMEM;
 		goto out_free;
 	}
+	/* /sys/bus/perfplain/devices/, where step 2 looks names up */
+	dir = kernfs_find_and_get(bus_get_kset(&perf_plain_subsys)->kobj.sd,
+				  "devices");
+	if (!dir) {
+		error = -ENOENT;
+		goto out_free;
+	}
 	error = sysdev_class_register(&perf_sysdev_class);
 	if (error)
 		goto out_free;
-	/* Alternate the order so that a drift in load hits both kinds. */
-	for (rep = 0; rep < reps && !error; rep++) {
-		if (rep % 2) {
-			error = perf_sysdev_round(sysdevs, rep);
-			if (!error)
-				error = perf_plain_round(devs, rep);
-		} else {
-			error = perf_plain_round(devs, rep);
-			if (!error)
-				error = perf_sysdev_round(sysdevs, rep);
-		}
-	}
+	/* Rotate the order so that a drift in load hits every kind. */
+	for (rep = 0; rep < reps && !error; rep++)
+		for (k = 0; k < kinds && !error; k++)
+			error = perf_kind_round((rep + k) % kinds, rep, devs,
+						sysdevs, dir);
 	sysdev_class_unregister(&perf_sysdev_class);
 out_free:
+	kernfs_put(dir);
 	kvfree(sysdevs);
 	kvfree(devs);
 	return error;
@@ -183,7 +313,7 @@ static int perf_sysdev_run(void)
 	if (!devs)
 		return -ENOMEM;
 	for (rep = 0; rep < reps && !error; rep++)
-		error = perf_plain_round(devs, rep);
+		error = perf_plain_round("plain", devs, rep, 0, NULL);
 	kvfree(devs);
 	return error;
 }

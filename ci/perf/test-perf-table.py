@@ -14,7 +14,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def write_set(d, sysdev_reg=1_020_000_000, extra=8, head_cycle=1.0):
+def write_set(d, sysdev_reg=1_020_000_000, extra=8, head_cycle=1.0, base_plain=1_000_000_000):
     def log(kind, i, full):
         out = ["[    0.000000] Linux version 6.1",
                f"[    0.000000] Kernel command line: sysdev_checks=perf perf_cycles={20 if full else 0}",
@@ -25,11 +25,19 @@ def write_set(d, sysdev_reg=1_020_000_000, extra=8, head_cycle=1.0):
                 out.append(f"[    3.000000] sysdev_perf: SYSDEV-PERF sizeof device=744 "
                            f"sys_device={744 + extra} extra={extra}")
             for r in range(5):
+                plain = base_plain if kind == "base" else 1_000_000_000
                 out.append(f"[    3.100000] sysdev_perf: SYSDEV-PERF plain rep={r} count=10000 "
-                           f"reg_ns={1_000_000_000 + r} unreg_ns=500000000")
+                           f"reg_ns={plain + r} unreg_ns=500000000")
                 if kind == "head":
                     out.append(f"[    3.200000] sysdev_perf: SYSDEV-PERF sysdev rep={r} count=10000 "
                                f"reg_ns={sysdev_reg + r} unreg_ns=510000000")
+                    for nl, reg in (("plain", 800_000_000), ("sysdev", 808_000_000)):
+                        out.append(f"[    3.400000] sysdev_perf: SYSDEV-PERF {nl}-nolockdep rep={r} "
+                                   f"count=10000 reg_ns={reg} unreg_ns=400000000")
+                    for level in range(1, 5):
+                        out.append(f"[    3.300000] sysdev_perf: SYSDEV-PERF step{level} rep={r} "
+                                   f"count=10000 reg_ns={1_000_000_000 + 5_000_000 * level} "
+                                   f"unreg_ns=505000000")
             t = 5.0
             for phase, dur in (("core", 0.05), ("mem", 0.2)):
                 out.append(f"[   {t:.6f}] SYSDEV-PERF phase {phase}")
@@ -83,6 +91,10 @@ def main():
     case("sys_device 32 bytes larger", 0, "MISSED by 24 bytes", lambda d: write_set(d, extra=32))
     case("registration 1.06x the floor", 0, "MISSED by 1%", lambda d: write_set(d, sysdev_reg=1_060_000_000))
     case("suspend 10% slower", 0, "MISSED by", lambda d: write_set(d, head_cycle=1.1))
+    case("the base's floor 30% slower (load changed)", 0, "0.90-1.10 | MISSED by",
+         lambda d: write_set(d, base_plain=1_500_000_000))
+    case("the base's floor 30% faster", 0, "0.90-1.10 | MISSED by",
+         lambda d: write_set(d, base_plain=700_000_000))
 
     def no_init(d):
         write_set(d)
@@ -107,6 +119,19 @@ def main():
         write_set(d)
         edit(os.path.join(d, "boot-head-1.log"), lambda ls: [l for l in ls if "sysdev_perf" not in l])
     case("module output missing", 2, "no 'plain' registration timings", no_module)
+
+    def no_step(d):
+        write_set(d)
+        edit(os.path.join(d, "boot-head-1.log"), lambda ls: [l for l in ls if "step3" not in l])
+    def no_nolockdep(d):
+        write_set(d)
+        edit(os.path.join(d, "boot-head-1.log"), lambda ls: [l for l in ls if "sysdev-nolockdep" not in l])
+    case("the lockdep-off figures missing", 2, "no 'sysdev-nolockdep' registration timings", no_nolockdep)
+    case("lockdep off: system vs plain", 0,
+         "of which register, lockdep off (head) | 800.0 ms (800.0-800.0, n=5) | 808.0 ms (808.0-808.0, n=5) | 1.010", write_set)
+    case("a step of the breakdown missing", 2, "no 'step3' registration timings", no_step)
+    case("the breakdown: each step's share of the floor", 0,
+         "register, step: duplicate name lookup | 1005.0 ms | 1010.0 ms (+0.5% of the floor)", write_set)
 
     def no_bloat(d):
         write_set(d)

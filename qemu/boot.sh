@@ -57,11 +57,8 @@ if [ ${#extra[@]} -gt 0 ]; then
 	cat "$initrd" "${extra[@]}" >"$log.initrd"
 	initrd=$log.initrd
 fi
-# log_buf_len: the checks read the boot's first messages back with dmesg;
-# the minimal config's 128 KiB buffer (CONFIG_LOG_BUF_SHIFT=17) has
-# wrapped before the checks ran with initcall_debug and the KUnit suite.
 qemu_argv "$topo" "$kernel" "$initrd" \
-	"console=ttyS0,115200 panic=-1 ignore_loglevel log_buf_len=1M sysdev_checks=$checks $append" "$log"
+	"console=ttyS0,115200 panic=-1 ignore_loglevel sysdev_checks=$checks $append" "$log"
 
 start=$(date +%s.%N)
 set +e

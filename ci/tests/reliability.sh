@@ -96,14 +96,6 @@ test_reliability_judges() {
 	expect_fail x86_lapic_not_last "FAIL .*lapic_suspend is not the last x86 suspend callback" gj x86-sysdev core "$tmp/x86late"
 	sed '/resume lapic0 class lapic_resume/{h;d}; /resume i82590 class i8259A_resume/{p;x}' "$good" > "$tmp/x86first"
 	expect_fail x86_lapic_not_first "FAIL .*lapic_resume (is not the first resume callback|ran after)" gj x86-sysdev core "$tmp/x86first"
-	# whole_log: a boot log whose first lines the log buffer lost (the
-	# first lapic fallback boot of CI, before boot.sh set log_buf_len=)
-	wl() { CHECKS_DIR=$cdir busybox sh -c '. "$CHECKS_DIR/lib.sh"; whole_log "$1"' sh "$1"; }
-	printf '%s\n' "[    0.000000] Linux version 6.1.192+ (sysdev@workbench)" \
-		"[    0.644371] APIC: no lapic system device (-17), using syscore_ops" > "$tmp/whole"
-	wl "$tmp/whole" > /dev/null || fail "whole_log: a whole boot log was rejected"
-	sed 1d "$tmp/whole" > "$tmp/wrapped"
-	expect_fail whole_log_wrapped "FAIL the kernel log lost the boot's first messages" wl "$tmp/wrapped"
 	# kmemleak: a report naming the series' code fails, others do not
 	gj kmemleak "$REL_FIXTURES/kmemleak-other.txt" || fail "kmemleak: a report outside the series was blamed on it"
 	expect_fail kmemleak_ours "FAIL 1 of 2 leak reports name the system device code" gj kmemleak "$REL_FIXTURES/kmemleak-sysdev.txt"
@@ -220,8 +212,12 @@ test_reliability_fallback() {
 	passed_before "$HEAD_IMAGE" && return 0
 	for name in lapic i8259; do
 		log=$TLOG/reliability_fallback_$name.console s=$SECONDS
+		# log_buf_len: x86-sysdev looks for the fallback message of
+		# the boot in dmesg; with initcall_debug and the KUnit suite,
+		# 141 KB of messages precede the check, more than the test
+		# config's 128 KiB buffer (CONFIG_LOG_BUF_SHIFT=17) keeps.
 		if ! bash "$TOP/qemu/boot.sh" -S -P -t 900 -c boot,x86-sysdev \
-			-a "pm_debug_messages initcall_debug sysdev_pm_test.occupy=$name" \
+			-a "pm_debug_messages initcall_debug log_buf_len=1M sysdev_pm_test.occupy=$name" \
 			-o "$log" "$HEAD_IMAGE"; then
 			echo "FAIL: occupy=$name"
 			rc=1
@@ -520,7 +516,7 @@ module_build() {
 perf_module_builds() {
 	local d=$TLOG/perf-module
 	module_build "$d" ci/perf/sysdev_perf.c "$TOP"/ci/perf/{Kbuild,sysdev_perf.c} || return 1
-	grep -aq "SYSDEV-PERF sysdev" "$d/sysdev_perf.ko" ||
+	grep -aq "sys_device_register" "$d/sysdev_perf.ko" ||
 		{ fail "ci/perf/sysdev_perf.c: built without its system device half"; return 1; }
 	echo "reliability_fault: ci/perf/sysdev_perf.c builds (W=1, no warning, system devices included)"
 }

@@ -7,15 +7,6 @@ skip() { echo "SYSDEV-CHECK $CHECK SKIP $*"; }
 info() { echo "SYSDEV-INFO $CHECK $*"; }
 FAILED=0
 
-# whole_log FILE: FILE, a kernel log from dmesg, begins with the boot's
-# first message.  A log buffer that wrapped has lost the messages a check
-# would look for; say so rather than blame the kernel for them.
-whole_log() {
-	head -n 1 "$1" | grep -q "] Linux version " && return 0
-	fail "the kernel log lost the boot's first messages (the log buffer wrapped; see log_buf_len= in qemu/boot.sh)"
-	return 1
-}
-
 # Local timer interrupts summed over CPUs, and the legacy timer's (IRQ 0).
 irq_count() {
 	awk -v k="$1:" '$1 == k { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts

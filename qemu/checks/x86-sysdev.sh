@@ -241,7 +241,6 @@ if [ "${1:-}" = "--judge" ]; then
 fi
 
 dmesg > /tmp/x86boot.dmesg	# the boot messages, before dmesg -c
-whole_log /tmp/x86boot.dmesg || true
 echo 1 > /sys/power/pm_debug_messages 2>/dev/null
 echo 0 > /sys/module/suspend/parameters/pm_test_delay 2>/dev/null
 

@@ -142,6 +142,7 @@ def main():
     full = {k: os.path.join(d, f"boot-{k}-1.log") for k in ("base", "head")}
 
     tot = lambda rs: [(a + b) for a, b in rs]
+    reg_only = lambda rs: [a for a, _ in rs]
 
     def reg():
         hp = registrations(full["head"], "plain")
@@ -150,7 +151,7 @@ def main():
         row(f"register+unregister {n}: system devices vs plain devices (head, same boot)",
             fmt(tot(hp), 1e-6, "ms"), fmt(tot(hs), 1e-6, "ms"), "<= 1.05", 1.05)
         row("  of which register, system vs plain (head)",
-            fmt([a for a, _ in hp], 1e-6, "ms"), fmt([a for a, _ in hs], 1e-6, "ms"), "<= 1.05", 1.05)
+            fmt(reg_only(hp), 1e-6, "ms"), fmt(reg_only(hs), 1e-6, "ms"), "<= 1.05", 1.05)
         row("  of which unregister, system vs plain (head)",
             fmt([b for _, b in hp], 1e-6, "ms"), fmt([b for _, b in hs], 1e-6, "ms"), "", None)
     attempt(reg)
@@ -162,21 +163,15 @@ def main():
         hp = registrations(full["head"], "plain")
         levels = [registrations(full["head"], f"step{i}") for i in range(1, len(STEPS) + 1)]
         hs = registrations(full["head"], "sysdev")
-        for what, part in (("register", lambda rs: [a for a, _ in rs]),
-                           ("register+unregister", tot)):
-            floor = statistics.median(part(hp))
-            prev = floor
-            for name, rs in zip(STEPS, levels):
+        for what, part in (("register", reg_only), ("register+unregister", tot)):
+            floor = prev = statistics.median(part(hp))
+            names = [f"step: {n}" for n in STEPS] + ["the rest of sysdev (system devices vs all steps)"]
+            for name, rs in zip(names, levels + [hs]):
                 med = statistics.median(part(rs))
-                row(f"  {what}, step: {name}", (prev, f"{prev * 1e-6:.1f} ms"),
+                row(f"  {what}, {name}", (prev, f"{prev * 1e-6:.1f} ms"),
                     (med, f"{med * 1e-6:.1f} ms ({100 * (med - prev) / floor:+.1f}% of the floor)"),
                     "", None)
                 prev = med
-            med = statistics.median(part(hs))
-            row(f"  {what}, the rest of sysdev (system devices vs all steps)",
-                (prev, f"{prev * 1e-6:.1f} ms"),
-                (med, f"{med * 1e-6:.1f} ms ({100 * (med - prev) / floor:+.1f}% of the floor)"),
-                "", None)
     attempt(steps)
 
     def nolockdep():
@@ -185,7 +180,7 @@ def main():
         row("register+unregister, lockdep off for the task: system vs plain (head)",
             fmt(tot(hp), 1e-6, "ms"), fmt(tot(hs), 1e-6, "ms"), "", None)
         row("  of which register, lockdep off (head)",
-            fmt([a for a, _ in hp], 1e-6, "ms"), fmt([a for a, _ in hs], 1e-6, "ms"), "", None)
+            fmt(reg_only(hp), 1e-6, "ms"), fmt(reg_only(hs), 1e-6, "ms"), "", None)
     attempt(nolockdep)
 
     def floor():

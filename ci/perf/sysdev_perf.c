@@ -240,24 +240,18 @@ static int perf_kind_round(unsigned int kind, unsigned int rep,
 			   struct kernfs_node *dir)
 {
 	const char *name = perf_kinds[kind];
+	bool nolockdep = kind > PERF_LEVELS + 1;
 	int error;
 
-	switch (kind) {
-	case 0 ... PERF_LEVELS:
-		return perf_plain_round(name, devs, rep, kind, dir);
-	case PERF_LEVELS + 1:
-		return perf_sysdev_round(name, sysdevs, rep);
-	case PERF_LEVELS + 2:
+	if (nolockdep)
 		lockdep_off();
-		error = perf_plain_round(name, devs, rep, 0, dir);
-		lockdep_on();
-		return error;
-	default:
-		lockdep_off();
+	if (kind == PERF_LEVELS + 1 || kind == PERF_LEVELS + 3)
 		error = perf_sysdev_round(name, sysdevs, rep);
+	else
+		error = perf_plain_round(name, devs, rep, nolockdep ? 0 : kind, dir);
+	if (nolockdep)
 		lockdep_on();
-		return error;
-	}
+	return error;
 }
 
 static int perf_sysdev_run(void)

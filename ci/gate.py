@@ -738,10 +738,6 @@ class Gate:
         allowed = (TOP / "qemu" / "expected-warnings.txt")
         cmd = ["bash", str(TOP / "qemu/boot.sh"), "-k", "-c", ",".join(run_checks),
                "-a", "pm_debug_messages initcall_debug", "-o", str(log)]
-        if "sysdev-pm" in run_checks:
-            cmd.append("-S")
-        if "\nCONFIG_SYSDEV_PM_TEST=y" in cfg:
-            cmd.append("-P")
         if allowed.exists():
             pats = [l.strip() for l in allowed.read_text().splitlines()
                     if l.strip() and not l.startswith("#")]

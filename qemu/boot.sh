@@ -24,11 +24,10 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-
   -x REGEX    a log line that must appear (repeatable)
   -W REGEX    expected WARNING lines (see qemu/check-log.sh)
   -S          check the power off order (see qemu/check-log.sh)
-  -P          the kernel has the CONFIG_SYSDEV_PM_TEST classes (see qemu/check-log.sh)
 USAGE
 }
-checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0 pmtest=0 extra=()
-while getopts "c:o:t:a:i:k1x:W:SPh" opt; do
+checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0 extra=()
+while getopts "c:o:t:a:i:k1x:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -40,7 +39,6 @@ while getopts "c:o:t:a:i:k1x:W:SPh" opt; do
 	x) expects+=("$OPTARG") ;;
 	W) warn=$OPTARG ;;
 	S) shutdown=1 ;;
-	P) pmtest=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -78,7 +76,6 @@ judge=("$TOP/qemu/check-log.sh" -c "$checks")
 for x in "${expects[@]}"; do judge+=(-x "$x"); done
 [ -z "$warn" ] || judge+=(-W "$warn")
 [ $shutdown -eq 0 ] || judge+=(-S)
-[ $pmtest -eq 0 ] || judge+=(-P)
 if [ ${#problems[@]} -gt 0 ] || ! "${judge[@]}" "$log"; then
 	echo "boot: last lines of $log:" >&2
 	tail -n 25 "$log" | tr -d '\r' | sed 's/^/  | /' >&2

@@ -15,21 +15,17 @@ usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
              (deliberate WARNs of a test); any other splat fails
   -S         power off order (boot with "pm_debug_messages initcall_debug"):
              after the checks, every device's shutdown line comes before the
-             first system device shutdown, and the test classes of
-             CONFIG_SYSDEV_PM_TEST shut down in the documented order
-  -P         the kernel has the test classes of CONFIG_SYSDEV_PM_TEST: with
-             -S, their shutdown lines must all be there
+             first system device shutdown ("sysdev: shutdown DEV ...")
 USAGE
 }
-checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0 pmtest=0
-while getopts "c:kx:W:SPh" opt; do
+checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0
+while getopts "c:kx:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	k) kunit=1 ;;
 	x) expects+=("$OPTARG") ;;
 	W) allowed_warn=$OPTARG ;;
 	S) shutdown=1 ;;
-	P) pmtest=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -83,16 +79,6 @@ if [ $shutdown -eq 1 ]; then
 		problems+=("shutdown: no device shutdown line after the checks (initcall_debug?)")
 	elif [ "$lastdev" -gt "$first" ]; then
 		problems+=("shutdown: a device shut down after the first system device: $(sed -n "${lastdev}p" "$tailf")")
-	fi
-	want=""
-	for d in pmtest_b1 pmtest_b0 pmtest_a1 pmtest_a0; do
-		for w in global driver class; do want+="shutdown $d $w"$'\n'; done
-	done
-	have=$(sed -n 's/^sysdev_pm_test: \(shutdown .*\)$/\1/p' "$tailf")
-	if [ $pmtest -eq 1 ] && [ -z "$have" ]; then
-		problems+=("shutdown: no shutdown line of the test classes (CONFIG_SYSDEV_PM_TEST)")
-	elif [ -n "$have" ] && [ "$have"$'\n' != "$want" ]; then
-		problems+=("shutdown: test classes shut down out of order: $(echo "$have" | tr '\n' ';')")
 	fi
 	[ -n "$first" ] && [ ${#problems[@]} -eq 0 ] &&
 		echo "boot: shutdown: devices, then $(grep -c '^sysdev: shutdown ' "$tailf") system device callbacks, in order"

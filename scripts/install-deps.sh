@@ -2,11 +2,12 @@
 # Install the Debian 12 packages the workbench needs; a fast no-op when all
 # of them are present.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 usage() { echo "usage: $0 [--check]   (install missing packages; --check only lists them)"; }
 
 PKGS=(
-	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
+	"$KPKG" gcc make flex bison bc libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static sparse coccinelle perl git git-email
 	# coccinelle's scripts with OCaml rules (badzero.cocci,
 	# check_bq27xxx_data.cocci) need the OCaml compiler at run time

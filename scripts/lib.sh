@@ -2,8 +2,13 @@
 # shellcheck shell=bash
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# Everything large lives outside the repository.
-SYSDEV_CACHE=${SYSDEV_CACHE:-$HOME/.cache/sysdev-series}
+# The base of the series: the Debian package of the long-term kernel it is
+# against.  This is the only place that names it; the tarball, the cache
+# directory and the version the tests print follow from it.
+KPKG=linux-source-6.12
+BASE_VERSION=${KPKG#linux-source-}
+# Everything large lives outside the repository, one directory per base.
+SYSDEV_CACHE=${SYSDEV_CACHE:-$HOME/.cache/sysdev-series/$BASE_VERSION}
 KSRC=${KSRC:-$SYSDEV_CACHE/linux}
 BUILD_ROOT=${BUILD_ROOT:-$SYSDEV_CACHE/build}
 # The unpatched tree (a worktree detached at the base) and its builds, laid
@@ -16,8 +21,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$SYSDEV_CACHE/ccache}
 # (five configurations at the base and at patches 10 and 11, debug, the
 # cross defconfigs): evictions would make every warm run a cold one.
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
-KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
-KPKG=linux-source-6.1
+KTARBALL=${KTARBALL:-/usr/src/$KPKG.tar.xz}
 OUTGOING=${OUTGOING:-$TOP/outgoing}
 COVER=${COVER:-$TOP/cover-letter.txt}
 

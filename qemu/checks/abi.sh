@@ -26,7 +26,7 @@
 # Anything that differs between two boots of the same kernel is noise.
 # Measured with "-a sysdev_abi_all=1" (no exclusion): two boots of the
 # unpatched kernel (check abi alone, 561 paths) and two of the series'
-# head (abi first, then cpu-hotplug, suspend, sysdev-pm, tree, x86-sysdev;
+# head (abi first, then cpu-hotplug, suspend, tree, x86-sysdev;
 # 781 paths) differ in exactly these six files:
 #   node/node{0,1}/{meminfo,numastat,vmstat}  free pages, allocation counters
 # and, excluded for what they are although equal in these boots (every

@@ -29,7 +29,7 @@ sys=/sys/devices/system
 T=${TMPDIR:-/tmp}/x86-sysdev.$$
 mkdir -p "$T"
 dmesg > "$T/boot"
-conv=$(x86_converted | tr '\n' ' ')
+conv=$(echo $(x86_converted))
 for cls in lapic i8259; do
 	d=$sys/$cls/${cls}0
 	case " $conv" in

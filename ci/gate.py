@@ -10,7 +10,7 @@ patch k (commit c_k, parent c_k-1) it runs:
               WARNING; every CHECK must be allowed in ci/checkpatch-allow.txt
   inline      no new static non-inline function in a header, no new
               "inline" in a .c file
-  kerneldoc   scripts/kernel-doc -v -none (6.1's spelling of -Wall) on the
+  kerneldoc   scripts/kernel-doc -Wall -none on the
               touched files: no more warnings than at c_k-1
   rst         the touched .rst files parse with docutils (ci/rst-check.py)
   cocci       scripts/coccinelle/**/*.cocci in report mode on the touched
@@ -124,7 +124,8 @@ def tool_versions():
     """'package version' lines of the host tools (see TOOL_PKGS)."""
     deps = (TOP / "scripts/install-deps.sh").read_text()
     m = re.search(r"^PKGS=\((.*?)^\)", deps, re.M | re.S)
-    pkgs = TOOL_PKGS + [w for l in (m.group(1) if m else "").splitlines()
+    pkgs = TOOL_PKGS + [w.replace('"$KPKG"', E.get("KPKG", ""))
+                        for l in (m.group(1) if m else "").splitlines()
                         for w in l.split("#")[0].split()]
     p = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n"]
                        + sorted(set(pkgs)), stdout=subprocess.PIPE,
@@ -146,9 +147,10 @@ def tooling_hash():
     qemu/ and scripts/ as they are in the work tree, tracked or not (but
     what .gitignore ignores), so that a check or an allow-list that is not
     yet committed is in the key of every cell it could change; left out
-    is what the gate never runs: the suite's own tests (ci/tests/), the
-    benchmarks (ci/perf/), guest checks without a "# gate:" line and the
-    fragments of configurations it does not build."""
+    is what the gate never runs: the suite's own tests (ci/tests/,
+    ci/run-tests.sh), the benchmarks (ci/perf/), the CI pipeline's
+    definition (ci/gitlab-ci.yml), guest checks without a "# gate:" line
+    and the fragments of configurations it does not build."""
     h = hashlib.sha256()
     h.update(tool_versions().encode())
     files = subprocess.run(["git", "-C", str(TOP), "ls-files", "-z", "-c", "-o",
@@ -158,7 +160,8 @@ def tooling_hash():
     used = gate_config_files()
     for name in sorted({f for f in files if f}):
         f = TOP / name
-        if name.startswith(("ci/tests/", "ci/perf/")):
+        if name.startswith(("ci/tests/", "ci/perf/")) or \
+                name in ("ci/run-tests.sh", "ci/gitlab-ci.yml"):
             continue
         # guest checks the gate never runs (lib.sh is sourced by all of
         # them), configurations it never builds
@@ -397,12 +400,12 @@ class Gate:
                         files.append(str(d))
                 out = ""
                 if files:
-                    # 6.1's kernel-doc has no -Wall; -v adds the warnings
-                    # that -Wall gives later kernels (missing return docs).
-                    # With -none it exits 0 whatever it found: anything
-                    # else means it did not run.
+                    # -Wall as the kernel's robots run it (missing return
+                    # docs, short descriptions).  With -none it exits 0
+                    # whatever it found: anything else means it did not
+                    # run.
                     rc, out = run(["perl", str(BASE_KSRC / "scripts/kernel-doc"),
-                                   "-v", "-none"] + files)
+                                   "-Wall", "-none"] + files)
                     if rc != 0 or re.search(r"Argument unknown|^Usage:", out, re.M):
                         self.store(p, "kerneldoc", "fail",
                                    "kernel-doc did not run (exit %d, see log)" % rc, out)

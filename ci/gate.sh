@@ -12,5 +12,5 @@ case "${1:-}" in
 	[ -e "$BASE_KSRC/.git" ] || [ -e "$BASE_KSRC/scripts" ] || bash "$TOP/scripts/prepare-tree.sh" --base >&2 ;;
 esac
 export TOP KSRC BASE_KSRC BUILD_ROOT LOG_ROOT OUTGOING BASE_TAG WORK_BRANCH \
-	SYSDEV_CACHE SERIES_NAME SERIES_EMAIL
+	KPKG SYSDEV_CACHE SERIES_NAME SERIES_EMAIL
 exec python3 "$TOP/ci/gate.py" "$@"

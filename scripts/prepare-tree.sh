@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unpack Debian's linux-source-6.1 into the cache (outside this repository)
+# Unpack Debian's linux-source package (KPKG in lib.sh) into the cache (outside this repository)
 # and make it a git repository with a deterministic base commit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

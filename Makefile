@@ -30,10 +30,10 @@ regen:
 build:
 	bash scripts/build-kernel.sh x86_64
 
-# Performance of the series head against the unpatched 6.1 (not part of
+# Performance of the series head against the unpatched base (not part of
 # make test: 15-30 minutes).  See Documentation/performance.md.
 perf:
 	bash ci/perf/run-perf.sh
 
 boot:
-	bash qemu/boot.sh -k -c boot,tree,suspend $${SYSDEV_CACHE:-$$HOME/.cache/sysdev-series}/build/x86_64/arch/x86/boot/bzImage
+	. scripts/lib.sh && bash qemu/boot.sh -k -c boot,tree,suspend "$$BUILD_ROOT/x86_64/arch/x86/boot/bzImage"

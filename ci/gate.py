@@ -826,6 +826,22 @@ class Gate:
             self.store(p, "abi", "pass", last.split("abi: ", 1)[-1], log)
 
     # -- other architectures -------------------------------------------------
+    def included_by_object(self, config, f):
+        """Whether a native build of config compiled the C file f inside
+        another object, #included by a .c file of its directory or of the
+        one above (the kernel's KUnit tests that reach static code, such
+        as sysdev_kunit.c in sysdev.c): kbuild's .o.cmd dependency file of
+        that object names f.  Its warnings are then the build column's."""
+        src = "/" + f
+        d = self.objdir(config) / os.path.dirname(f)
+        for cmd in list(d.glob(".*.o.cmd")) + list(d.parent.glob(".*.o.cmd")):
+            try:
+                if src in cmd.read_text(errors="replace"):
+                    return True
+            except OSError:
+                pass
+        return False
+
     def check_cross(self, p, configs):
         """Column cross: the touched C files that no native configuration
         built (files of other architectures, code behind options the small
@@ -837,7 +853,8 @@ class Gate:
             return
         files = [f for f in p.c_files()
                  if (KSRC / f).exists() and not any(
-                     (self.objdir(n) / (f[:-2] + ".o")).exists() for n in configs)]
+                     (self.objdir(n) / (f[:-2] + ".o")).exists() or
+                     self.included_by_object(n, f) for n in configs)]
         if not files:
             return
         tool = [sys.executable, str(TOP / "ci/cross-build.py")]

@@ -15,15 +15,18 @@ Prints one line per callback, in the order they ran:
                  guest's last check
   shutdown CB    a syscore_ops or system device shutdown callback, there
 
-CB is the function (6.1's syscore.c prints "Calling CB+off/size" with
-pm_debug_messages, "PM: Calling CB+off/size" with initcall_debug, sysdev.c "sysdev: OP DEV class|driver CB"
-with pm_debug_messages), so that a callback that moved from syscore_ops
-to a system device class keeps its name.  The test classes' callbacks
-(sdpm_*, CONFIG_SYSDEV_PM_TEST) are left out: unpatched 6.1 has none.
-Device PM callbacks are left out too: 6.1 runs many of them
-asynchronously, in an order that changes from boot to boot, and the
-series does not touch them.  Exits 1 if the log has no suspend cycle or
-no power off.
+CB is the function: 6.12's syscore.c prints "Calling CB+off/size" with
+pm_debug_messages and "PM: Calling CB+off/size" at shutdown with
+initcall_debug; the series' sysdev.c prints "sysdev: OP DEV
+class|driver|global CB+off/size" with the same options.  A class of the
+series is a syscore entry of its own whose callbacks
+(sysdev_syscore_suspend, _resume, _shutdown) only walk the class: they
+are left out, and the class's callbacks they call stand where they ran,
+so that a callback that left syscore_ops for a class shows either in its
+old place (renamed, if its function is) or moved.  Device PM callbacks
+are left out too: 6.12 runs many of them asynchronously, in an order
+that changes from boot to boot, and the series does not touch them.
+Exits 1 if the log has no suspend cycle or no power off.
 
 With --diff, prints what differs between the two orders, without line
 numbers: for each changed stretch, "- LINE" for each line of BASE_LOG's
@@ -36,14 +39,16 @@ import sys
 
 TIME = r"^\[\s*[0-9.]+\] "
 SYSCORE = re.compile(TIME + r"(?:PM: )?Calling (\S+?)(?:\+0x\S+)?$")
-SYSDEV = re.compile(TIME + r"sysdev: (?:save|suspend|resume|restore|shutdown) "
-                    r"\S+ (?:class|driver) (\S+?)(?:\+0x\S+)?$")
+SYSDEV = re.compile(TIME + r"sysdev: (?:suspend|resume|shutdown) "
+                    r"\S+ (?:class|driver|global) (\S+?)(?:\+0x\S+)?$")
+# the syscore entries of the series' classes (drivers/base/sysdev.c)
+WALK = re.compile(r"sysdev_syscore_(?:suspend|resume|shutdown)$")
 DEVICE = re.compile(TIME + r"(\S+ \S+): shutdown$")
 
 
 def callback(line):
     m = SYSCORE.match(line) or SYSDEV.match(line)
-    if m and not m.group(1).startswith("sdpm_"):
+    if m and not WALK.match(m.group(1)):
         return m.group(1)
     return None
 

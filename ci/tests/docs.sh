@@ -1,6 +1,6 @@
 # The kernel's own documentation build of Documentation/driver-api
 # (Sphinx, "make SPHINXDIRS=driver-api htmldocs"), where the last patch
-# adds sysdev.rst and its kernel-doc directives: unpatched 6.1 and the
+# adds sysdev.rst and its kernel-doc directives: unpatched 6.12 and the
 # series head, compared warning by warning.  Sourced by run-tests.sh.
 #
 #   docs_judges    the judge on fixtures: a new warning, a warning moved
@@ -12,23 +12,31 @@
 #                  function and structure its kernel-doc directives name
 #
 # A Sphinx build hides the warnings of what it does not rebuild, so each
-# build starts from an empty output directory (6-7 minutes on 2 cores);
-# the lines of its log that DOCS_RAW matches and the references it
-# rendered are kept in the cache under a key of everything that can
-# change them: the tree's commit, the Sphinx, theme and Python versions,
-# the make command and DOCS_RAW.  The judging is done on every run.
+# build starts from an empty output directory (10-11 minutes on 2 cores
+# that a gate run shares); the lines of its log that DOCS_RAW matches and
+# the references it rendered are kept in the cache under a key of
+# everything that can change them: the tree's commit, the versions of
+# Sphinx, its theme, yaml and Python, the make command, DOCS_RAW and the
+# page read.  The judging is done on every run.
 
 ALL_TESTS+=(docs_judges docs_htmldocs)
 
-DOCS_PKGS=(python3-sphinx python3-sphinx-rtd-theme)
+# 6.12's htmldocs first writes the netlink specs' pages with
+# tools/net/ynl/ynl-gen-rst.py, which imports yaml, whatever SPHINXDIRS
+# selects.
+DOCS_PKGS=(python3-sphinx python3-sphinx-rtd-theme python3-yaml)
 DOCS_MAKE="make SPHINXDIRS=driver-api htmldocs"
 DOCS_RAW='warning|error|critical|severe'
 DOCS_FIXTURES=$TOP/ci/tests/fixtures/docs
-# The references sysdev.rst must render, as Sphinx's C domain names them.
-DOCS_IDS="c.sysdev_class c.sysdev_driver c.sys_device c.set_sysdev_class_name
-c.sysdev_class_register c.sysdev_class_unregister c.sysdev_driver_register
-c.sysdev_driver_unregister c.sys_device_register c.sys_device_unregister
-c.sysdev_save c.sysdev_restore c.sysdev_suspend c.sysdev_resume c.sysdev_shutdown"
+# Where the build writes sysdev.rst's page (it sits with the driver model).
+DOCS_HTML=Documentation/output/driver-api/driver-model/sysdev.html
+# The references sysdev.rst must render, as Sphinx's C domain names them:
+# the two structures of include/linux/sysdev.h (all of its kernel-doc) and
+# the functions its directive on drivers/base/sysdev.c names.
+DOCS_IDS="c.sysdev_class c.sysdev_driver
+c.sysdev_class_register c.sysdev_class_unregister c.sysdev_class_register_single
+c.sysdev_driver_register c.sysdev_driver_unregister
+c.sys_device_register c.sys_device_unregister"
 
 # docs_warnings LOG TREE: the warnings of a build log, "FILE: MESSAGE",
 # paths relative to TREE, every ":LINE" left out (the series moves lines
@@ -44,6 +52,7 @@ docs_key() {
 		dpkg-query -W "${DOCS_PKGS[@]}" python3
 		echo "$DOCS_MAKE"
 		echo "$DOCS_RAW"
+		echo "$DOCS_HTML"
 	} | sha256sum | cut -c1-16
 }
 
@@ -66,7 +75,7 @@ docs_run() {
 		return 1
 	fi
 	grep -aiE "$DOCS_RAW" "$log" > "$DOCS_CACHE/$key.log" || true
-	{ grep -o 'id="c\.[a-z_0-9]*"' "$obj/Documentation/output/driver-api/sysdev.html" 2>/dev/null || true; } |
+	{ grep -o 'id="c\.[a-z_0-9]*"' "$obj/$DOCS_HTML" 2>/dev/null || true; } |
 		sed 's/^id="//; s/"$//' | sort -u > "$DOCS_CACHE/$key.ids.tmp"
 	mv "$DOCS_CACHE/$key.ids.tmp" "$DOCS_CACHE/$key.ids"
 	echo "docs: $name: built in $((SECONDS - s))s" >&2
@@ -89,7 +98,7 @@ docs_judge() {
 		echo "FAIL: sysdev.html lacks the rendered reference of: ${missing[*]}"
 		return 1
 	fi
-	echo "docs: no new warning ($(wc -l < "$2") at the head, $(wc -l < "$1") in 6.1), $(echo $DOCS_IDS | wc -w) references rendered"
+	echo "docs: no new warning ($(wc -l < "$2") at the head, $(wc -l < "$1") in $BASE_VERSION), $(echo $DOCS_IDS | wc -w) references rendered"
 }
 
 test_docs_judges() {
@@ -97,11 +106,11 @@ test_docs_judges() {
 	tmp=$(mktemp -d)
 	docs_judge "$f/base.warnings" "$f/head.warnings" "$f/head.ids" > /dev/null ||
 		fail "docs: the good fixture was rejected"
-	{ cat "$f/head.warnings"; echo "drivers/base/sysdev.c: warning: Function parameter or member 'cls' not described in 'sysdev_class_register'"; } |
+	{ cat "$f/head.warnings"; echo "drivers/base/sysdev.c: warning: Function parameter or struct member 'cls' not described in 'sysdev_class_register'"; } |
 		LC_ALL=C sort > "$tmp/new"
-	expect_fail docs_new_warning "sysdev.c: warning: Function parameter or member 'cls'" \
+	expect_fail docs_new_warning "sysdev.c: warning: Function parameter or struct member 'cls'" \
 		docs_judge "$f/base.warnings" "$tmp/new" "$f/head.ids"
-	printf '%s\n' "$TOP/drivers/base/core.c:1939: warning: Excess function parameter 'con' description in '__fw_devlink_relax_cycles'" > "$tmp/moved.log"
+	printf '%s\n' "$TOP/drivers/base/core.c:2057: warning: Excess function parameter 'con' description in '__fw_devlink_relax_cycles'" > "$tmp/moved.log"
 	[ "$(docs_warnings "$tmp/moved.log" "$TOP")" = "drivers/base/core.c: warning: Excess function parameter 'con' description in '__fw_devlink_relax_cycles'" ] ||
 		fail "docs: docs_warnings kept the line number or the tree's path"
 	grep -v '^c.sys_device_register$' "$f/head.ids" > "$tmp/ids"

@@ -15,7 +15,7 @@ test_gate() {
 	bash "$TOP/scripts/apply-series.sh"
 	rm -f "$LOG_ROOT/gate/results.tsv" "$TLOG/gate.results.tsv"
 	# the gate's progress lines ("gate: [elapsed, ...] patch 0005 (5 of
-	# 12) ...") also go to the terminal
+	# 8) ...") also go to the terminal
 	out=$(bash "$TOP/ci/gate.sh" 2> >(tee "$TLOG/gate.stderr" |
 		grep --line-buffered '^gate: \[' | sed -u 's/^/      /' >&3)) || true
 	sleep 1	# the tee of the process substitution

@@ -34,13 +34,11 @@ step "/sys/devices/system"
 sed -n '/^SYSDEV-TREE-BEGIN/,/^SYSDEV-TREE-END/p' "$log" | tr -d '\r' | sed '1d;$d'
 step "suspend-to-RAM"
 # The cycle the guest's check "suspend" ran, as the kernel logged it: the
-# system device callbacks in the order they ran (with the state the test
-# classes were given), how long the machine was down, and the timers.
+# system device callbacks in the order they ran, how long the machine was
+# down, and the timers.
 cycle=$(grep -a "^SYSDEV-CYCLE " "$log" | tr -d '\r' | cut -d' ' -f2- || true)
 if [ -n "$cycle" ]; then
-	# the core's own lines name every callback; the test classes' echo
-	# of theirs ("sysdev_pm_test: ...") would only double them
-	grep -v 'sysdev_pm_test: ' <<<"$cycle" | sed 's/^/  /'
+	sed 's/^/  /' <<<"$cycle"
 	awk 'match($0, /^\[ *[0-9.]+\]/) { t = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
 	     /PM: suspend entry/ { t0 = t } /PM: suspend exit/ { t1 = t }
 	     END { if (t0 != "" && t1 != "") printf "  kernel time from suspend entry to exit: %.2f s (the clock stops while asleep)\n", t1 - t0 }' <<<"$cycle"

@@ -29,10 +29,11 @@ sys=/sys/devices/system
 T=${TMPDIR:-/tmp}/x86-sysdev.$$
 mkdir -p "$T"
 dmesg > "$T/boot"
-conv=$(echo $(x86_converted))
+# one line, a space at each end: the matches below look for " $cls "
+conv=" $(echo $(x86_converted)) "
 for cls in lapic i8259; do
 	d=$sys/$cls/${cls}0
-	case " $conv" in
+	case "$conv" in
 	*" $cls "*) ;;
 	*) info "$cls: not a system device in this kernel"; continue ;;
 	esac
@@ -60,7 +61,7 @@ cycle() {
 	loc1=$(irq_count LOC)
 	dmesg | sed -n "/$mark/,\$p" > "$T/$1"
 	x86_judge "pm_test=core $1" cycle "$T/$1" &&
-		pass "pm_test=core $1: $(x86_expected | wc -l) x86 callbacks in order (converted: ${conv:-none})"
+		pass "pm_test=core $1: $(x86_expected | wc -l) x86 callbacks in order (converted: $(echo ${conv:-none}))"
 	[ "$loc1" -gt "$loc0" ] || fail "pm_test=core $1: local timer interrupts did not advance ($loc0 -> $loc1)"
 }
 

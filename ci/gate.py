@@ -741,6 +741,16 @@ class Gate:
         allowed = (TOP / "qemu" / "expected-warnings.txt")
         cmd = ["bash", str(TOP / "qemu/boot.sh"), "-k", "-c", ",".join(run_checks),
                "-a", "pm_debug_messages initcall_debug", "-o", str(log)]
+        # From the patch that adds the sysdev suite, it must run every
+        # case of this checkout: a lost or skipped case fails the boot.
+        if "\nCONFIG_SYSDEV_KUNIT_TEST=y" in cfg:
+            rc, suite = run(["bash", "-c", '. "$1" && sysdev_kunit_expect',
+                             "-", str(TOP / "scripts/lib.sh")])
+            if rc != 0 or not suite.strip():
+                self.store(p, col, "fail", "CONFIG_SYSDEV_KUNIT_TEST=y but no sysdev "
+                           "KUnit suite in the tree: %s" % suite.strip(), suite)
+                return
+            cmd += ["-K", suite.strip()]
         if allowed.exists():
             pats = [l.strip() for l in allowed.read_text().splitlines()
                     if l.strip() and not l.startswith("#")]

@@ -12,7 +12,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-1] BZIMAGE
+usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-K SUITE:N] [-1] BZIMAGE
   -c CHECKS   comma-separated guest checks, qemu/checks/NAME.sh (default: boot)
   -o LOG      serial console log (default: \$LOG_ROOT/boot-<time>.log)
   -t SECONDS  hard timeout for the whole boot (default: 240)
@@ -20,14 +20,15 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-
   -i CPIO     a newc cpio archive appended to the test initramfs (the kernel
               unpacks both), e.g. a module for a check (repeatable)
   -k          parse the KUnit KTAP in the log; fail unless every case passed
+  -K SUITE:N  the KUnit suite SUITE ran N cases, all passed (repeatable)
   -1          one CPU and one NUMA node instead of 2 CPUs on 2 nodes
   -x REGEX    a log line that must appear (repeatable)
   -W REGEX    expected WARNING lines (see qemu/check-log.sh)
   -S          check the power off order (see qemu/check-log.sh)
 USAGE
 }
-checks=boot log="" timeout=240 append="" kunit=0 topo=numa2 expects=() warn="" shutdown=0 extra=()
-while getopts "c:o:t:a:i:k1x:W:Sh" opt; do
+checks=boot log="" timeout=240 append="" kunit=0 suites=() topo=numa2 expects=() warn="" shutdown=0 extra=()
+while getopts "c:o:t:a:i:kK:1x:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -35,6 +36,7 @@ while getopts "c:o:t:a:i:k1x:W:Sh" opt; do
 	a) append=$OPTARG ;;
 	i) [ -f "$OPTARG" ] || die "-i $OPTARG: no such archive"; extra+=("$OPTARG") ;;
 	k) kunit=1 ;;
+	K) suites+=("$OPTARG") ;;
 	1) topo=up ;;
 	x) expects+=("$OPTARG") ;;
 	W) warn=$OPTARG ;;
@@ -73,6 +75,7 @@ for p in "${problems[@]}"; do echo "boot: FAIL: $p" >&2; done
 
 judge=("$TOP/qemu/check-log.sh" -c "$checks")
 [ $kunit -eq 1 ] && judge+=(-k)
+for s in "${suites[@]}"; do judge+=(-K "$s"); done
 for x in "${expects[@]}"; do judge+=(-x "$x"); done
 [ -z "$warn" ] || judge+=(-W "$warn")
 [ $shutdown -eq 0 ] || judge+=(-S)

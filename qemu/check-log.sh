@@ -6,10 +6,12 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
+usage: ${0##*/} [-c CHECKS] [-k] [-K SUITE:N]... [-x REGEX]... [-W REGEX] LOG
   -c CHECKS  comma-separated guest checks that must each report PASS (and
              no FAIL or SKIP: a check the caller asked for must run)
   -k         the KUnit KTAP in the log must show every case passed, and some ran
+  -K SUITE:N the KUnit suite SUITE must have run, its N cases all passed,
+             none skipped (repeatable; scripts/lib.sh sysdev_kunit_expect)
   -x REGEX   a line matching REGEX must appear (repeatable)
   -W REGEX   "WARNING: ... at FILE:LINE" lines matching REGEX are expected
              (deliberate WARNs of a test); any other splat fails
@@ -18,11 +20,13 @@ usage: ${0##*/} [-c CHECKS] [-k] [-x REGEX]... [-W REGEX] LOG
              first system device shutdown ("sysdev: shutdown DEV ...")
 USAGE
 }
-checks="" kunit=0 expects=() allowed_warn='^$' shutdown=0
-while getopts "c:kx:W:Sh" opt; do
+checks="" kunit=0 suites=() expects=() allowed_warn='^$' shutdown=0
+while getopts "c:kK:x:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	k) kunit=1 ;;
+	K) [[ $OPTARG =~ ^[a-z0-9_]+:[1-9][0-9]*$ ]] || { usage >&2; die "-K $OPTARG: want SUITE:N"; }
+	   suites+=("$OPTARG") ;;
 	x) expects+=("$OPTARG") ;;
 	W) allowed_warn=$OPTARG ;;
 	S) shutdown=1 ;;
@@ -99,6 +103,15 @@ if [ $kunit -eq 1 ]; then
 		echo "boot: kunit: $summary"
 	fi
 fi
+
+# KUnit prints "# SUITE: pass:P fail:F skip:S total:T" at the end of a
+# suite: a suite that did not run, lost a case or skipped one fails.
+for s in "${suites[@]}"; do
+	name=${s%%:*} n=${s#*:}
+	got=$(tr -d '\r' <"$log" | sed -n "s/^\(\[[^]]*\] *\)\?# $name: \(pass:.*\)/\2/p" | tail -n1)
+	[ "$got" = "pass:$n fail:0 skip:0 total:$n" ] ||
+		problems+=("kunit: suite $name: want pass:$n fail:0 skip:0 total:$n, got ${got:-no result line}")
+done
 
 grep -a "^SYSDEV-CHECK " "$log" | tr -d '\r' | sed 's/^SYSDEV-CHECK /boot: check /' || true
 [ ${#problems[@]} -eq 0 ] && exit 0

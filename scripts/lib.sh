@@ -46,6 +46,17 @@ kgit() {
 		-c user.email="$BASE_IDENT_EMAIL" "$@"
 }
 
+# The sysdev KUnit suite of $KSRC's checkout, as check-log.sh -K wants it:
+# "sysdev:N" with N its cases (KUNIT_CASE lines), or nothing before the
+# patch that adds it.
+sysdev_kunit_expect() {
+	local f=$KSRC/drivers/base/test/sysdev_kunit.c n
+	[ -f "$f" ] || return 0
+	n=$(grep -cE '^[[:space:]]*KUNIT_CASE(_SLOW)?\(' "$f") ||
+		die "$f: no KUNIT_CASE"
+	echo "sysdev:$n"
+}
+
 require_tree() {
 	[ -e "$KSRC/.git" ] || die "no kernel tree at $KSRC; run scripts/prepare-tree.sh"
 }

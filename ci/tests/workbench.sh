@@ -249,6 +249,20 @@ test_log_judge() {
 	}
 	judge_bad kunit_fail "kunit: .*failed: 1" 's/    ok 10 sdk_power_order/    not ok 10 sdk_power_order/'
 	judge_bad kunit_missing "kunit: no test case ran" '/KTAP\|ok \|1\.\.\|# /d'
+	# -K: the sysdev suite must have run every case of the tree, none
+	# skipped; without -K a log without the suite passes -k.
+	bash "$TOP/qemu/check-log.sh" -k -K sysdev:10 -c boot "$good" ||
+		fail "the good log was rejected with -K sysdev:10"
+	sed -e '/# Subtest: sysdev/,/ok [0-9]* sysdev/d' "$good" > "$tmp/nosuite.console"
+	bash "$TOP/qemu/check-log.sh" -k -c boot "$tmp/nosuite.console" ||
+		fail "the log without the sysdev suite was rejected without -K"
+	judge_bad kunit_no_suite "suite sysdev: want pass:10 fail:0 skip:0 total:10, got no result line" \
+		'/# Subtest: sysdev/,/ok [0-9]* sysdev/d' -K sysdev:10
+	judge_bad kunit_case_lost "suite sysdev: want pass:10 fail:0 skip:0 total:10, got pass:9 fail:0 skip:0 total:9" \
+		'/ok 10 sdk_power_order/d; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:0 total:9/' -K sysdev:10
+	judge_bad kunit_case_skipped "suite sysdev: want .*, got pass:9 fail:0 skip:1 total:10" \
+		's/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:1 total:10/' -K sysdev:10
+	judge_bad kunit_new_case "suite sysdev: want pass:11 .*, got pass:10" '' -K sysdev:11
 	judge_bad warn "kernel splat: .*WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10" \
 		'/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2'
 	judge_bad lockdep "kernel splat: .*possible circular locking" \

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # make perf: performance of the series head against the unpatched base.
 #
-# Builds the "perf" configuration (ci/configs/perf.config) of both trees
-# and the benchmark module ci/perf/sysdev_perf.c against each, boots each
-# kernel BOOTS times in QEMU (alternating base and head), loads the module
-# and times suspend cycles in the first boot of each, and prints the table
-# of ci/perf/perf-table.py.  Raw data: $SYSDEV_CACHE/perf/<date>/.
+# Builds the production-like "perf" configuration (ci/configs/perf.config)
+# of the unpatched base and of the series head, the head also as
+# "perf-lockdep", and the benchmark module ci/perf/sysdev_perf.c against
+# each; boots base and head BOOTS times in QEMU (alternating), loads the
+# module and times suspend cycles in the first boot of each, loads the
+# module once in the lockdep kernel, and prints the table of
+# ci/perf/perf-table.py.  Raw data: $SYSDEV_CACHE/perf/<date>/.
 # Exit status: 0 when every figure was measured (the table says which
 # targets are met and which missed), 2 a figure missing or a boot failed.  Not part of make test: it takes 15-30 minutes.
 set -euo pipefail
@@ -13,31 +15,26 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-B] [-M] [-k CONFIG] [-b CONFIG] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t SECONDS] [-o DIR]
+usage: ${0##*/} [-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t SECONDS] [-o DIR]
   -B          do not build: measure the object directories as they are
   -M          no module: only suspend cycles and boots
-  -k CONFIG   kernel configuration of both trees (default perf, built here);
-              another one (x86_64) must be built already, and without
-              CONFIG_MODULES the registration figures are missing
-  -b CONFIG   configuration of the base only (default: as -k); a fallback
-              when the base's perf build is missing, with a config difference
-  -K KERNELS  build and boot only these ("base head", the default, or one);
+  -L          no lockdep kernel (its registration figures are then missing)
+  -K KERNELS  build and boot only these (default "base head lockdep");
               with -o DIR of an earlier run, boots that passed are kept
-  -n BOOTS    boots of each kernel for the boot time (default 3)
+  -n BOOTS    boots of base and head for the boot time (default 5)
   -c CYCLES   pm_test=core and suspend-to-RAM cycles of each kernel (default 20)
   -r REPS     rounds of 10,000 registrations of each kind (default 3)
   -t SECONDS  timeout of one boot (default 900)
   -o DIR      raw data directory (default \$SYSDEV_CACHE/perf/<date>)
 USAGE
 }
-build=1 module=1 config=perf bconfig="" kernels="base head" boots=5 cycles=20 reps=3 timeout=900 out=""
-while getopts "BMk:b:K:n:c:r:t:o:h" opt; do
+build=1 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 timeout=900 out=""
+while getopts "BMLK:n:c:r:t:o:h" opt; do
 	case $opt in
 	B) build=0 ;;
 	M) module=0 ;;
-	k) config=$OPTARG ;;
+	L) kernels=${kernels/lockdep/} ;;
 	K) kernels=$OPTARG ;;
-	b) bconfig=$OPTARG ;;
 	n) boots=$OPTARG ;;
 	c) cycles=$OPTARG ;;
 	r) reps=$OPTARG ;;
@@ -48,13 +45,10 @@ while getopts "BMk:b:K:n:c:r:t:o:h" opt; do
 	esac
 done
 shift $((OPTIND - 1))
-# The registration benchmark is a module that calls the system device API;
-# since v9 the series exports nothing, so the module cannot link against
-# the head.  Say so instead of failing in the middle of a build.
-if [ $module -eq 1 ] && ! grep -q "EXPORT_SYMBOL.*(sys_device_register)" "$KSRC/drivers/base/sysdev.c" 2>/dev/null; then
-	die "the registration benchmark (ci/perf/sysdev_perf.c) needs the system device API exported, and the series exports nothing: not ported to v9 yet; -M measures the suspend cycles and boots only"
-fi
 [ $# -eq 0 ] || { usage >&2; exit 2; }
+for k in $kernels; do
+	case $k in base|head|lockdep) ;; *) usage >&2; die "-K: no kernel '$k' (base, head, lockdep)" ;; esac
+done
 [ -n "$out" ] || out=$SYSDEV_CACHE/perf/$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 perf=$TOP/ci/perf
@@ -62,31 +56,69 @@ perf=$TOP/ci/perf
 python3 "$perf/test-perf-table.py" >"$out/parser-selftest.txt" ||
 	{ cat "$out/parser-selftest.txt" >&2; die "perf-table.py self-test failed"; }
 
-# 1. Kernels (incremental: quick when nothing changed).  Only the perf
-# configuration is built here: the others belong to the test suite.
-[ -n "$bconfig" ] || bconfig=$config
-declare -A objdir=([base]=$BASE_BUILD_ROOT/$bconfig [head]=$BUILD_ROOT/$config)
+# 1. The trees.  The series exports nothing, so the head kernels are built
+# from a tree of their own: the series head (branch $WORK_BRANCH of $KSRC,
+# whatever $KSRC has checked out) plus one commit
+# that exports the API to the benchmark module, made here at every run.
+# Its objdirs sit beside it as the base's do ($SYSDEV_CACHE/base/), so
+# that ccache hits across the base and the head.
+PERF_KSRC=$SYSDEV_CACHE/perf/linux
+PERF_BUILD_ROOT=$SYSDEV_CACHE/perf/build
 want() { case " $kernels " in *" $1 "*) return 0 ;; esac; return 1; }
-if [ "$build" = 1 ] && [ "$config" = perf ] && want head; then
-	note "building the perf kernel of the series head ($KSRC)"
-	nice "$TOP/scripts/build-kernel.sh" -q perf bzImage modules
-fi
-if [ "$build" = 1 ] && [ "$bconfig" = perf ] && want base; then
-	note "building the perf kernel of the unpatched base ($BASE_KSRC)"
-	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT nice "$TOP/scripts/build-kernel.sh" -q perf bzImage modules
+perf_tree() {
+	local head
+	require_tree
+	head=$(kgit rev-parse --verify "$WORK_BRANCH^{commit}") ||
+		die "no branch $WORK_BRANCH in $KSRC: run scripts/run-series.sh"
+	kgit cat-file -e "$head:drivers/base/sysdev.c" 2>/dev/null ||
+		die "$KSRC at $head has no drivers/base/sysdev.c: apply the series first (scripts/run-series.sh)"
+	[ -e "$PERF_KSRC/.git" ] || git clone -q --shared --no-checkout "$KSRC" "$PERF_KSRC"
+	git -C "$PERF_KSRC" fetch -q "$KSRC" "$head"
+	git -C "$PERF_KSRC" checkout -q -f -B perf "$head"
+	cat >>"$PERF_KSRC/drivers/base/sysdev.c" <<'EXPORTS'
+
+/* ci/perf/run-perf.sh only, for its benchmark module: not in the series */
+EXPORT_SYMBOL_GPL(sysdev_class_register);
+EXPORT_SYMBOL_GPL(sysdev_class_unregister);
+EXPORT_SYMBOL_GPL(sys_device_register);
+EXPORT_SYMBOL_GPL(sys_device_unregister);
+const size_t sysdev_perf_node_size = sizeof(struct sysdev_node);
+EXPORT_SYMBOL_GPL(sysdev_perf_node_size);
+EXPORTS
+	git -C "$PERF_KSRC" -c user.name="$BASE_IDENT_NAME" -c user.email="$BASE_IDENT_EMAIL" \
+		commit -q -a -m "perf: export the system device API to ci/perf's module"
+}
+declare -A objdir=([base]=$BASE_BUILD_ROOT/perf [head]=$PERF_BUILD_ROOT/perf
+	[lockdep]=$PERF_BUILD_ROOT/perf-lockdep)
+declare -A config=([base]=perf [head]=perf [lockdep]=perf-lockdep)
+if [ "$build" = 1 ]; then
+	if want head || want lockdep; then
+		perf_tree
+		for k in head lockdep; do
+			want "$k" || continue
+			note "building the ${config[$k]} kernel of the series head with exports ($PERF_KSRC)"
+			KSRC=$PERF_KSRC BUILD_ROOT=$PERF_BUILD_ROOT nice "$TOP/scripts/build-kernel.sh" -q "${config[$k]}" bzImage modules
+		done
+	fi
+	if want base; then
+		note "building the perf kernel of the unpatched base ($BASE_KSRC)"
+		KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT nice "$TOP/scripts/build-kernel.sh" -q perf bzImage modules
+	fi
 fi
 # Copies, so that a rebuild during the run cannot change what is measured.
 for k in $kernels; do
 	for f in arch/x86/boot/bzImage vmlinux .config drivers/base/sysdev.o; do
-		[ -f "${objdir[$k]}/$f" ] || { [ "$k/$f" = base/drivers/base/sysdev.o ] && continue; die "${objdir[$k]}/$f missing"; }
+		[ -f "${objdir[$k]}/$f" ] || { [ "$k/$f" = base/drivers/base/sysdev.o ] && continue; die "${objdir[$k]}/$f missing: build it (without -B)"; }
 		mkdir -p "$out/$k"
 		cp "${objdir[$k]}/$f" "$out/$k/${f##*/}"
 	done
 done
-echo "config $config base-config $bconfig" >>"$out/info.txt"
 for k in $kernels; do
-	echo "$k $(cat "${objdir[$k]}/include/config/kernel.release" 2>/dev/null) $(git -C "$([ "$k" = base ] && echo "$BASE_KSRC" || echo "$KSRC")" rev-parse HEAD)" >>"$out/info.txt"
+	src=$PERF_KSRC
+	[ "$k" = base ] && src=$BASE_KSRC
+	echo "$k ${config[$k]} $(cat "${objdir[$k]}/include/config/kernel.release" 2>/dev/null) $(git -C "$src" rev-parse HEAD)" >>"$out/info.txt"
 done
+echo "series-head $(kgit rev-parse "$WORK_BRANCH")" >>"$out/info.txt"
 
 # 2. The module, built outside the repository, and one initramfs per
 # kernel: the test initramfs with the module and the guest script appended
@@ -114,7 +146,8 @@ for k in $kernels; do
 	rm -rf "$root"
 done
 
-# 3. Static sizes.
+# 3. Static sizes (the head with run-perf.sh's exports: a few dozen bytes
+# of __ksymtab entries more than the series has).
 if [ -f "$out/base/vmlinux" ] && [ -f "$out/head/vmlinux" ]; then
 {
 	echo "sysdev.o $(size "$out/head/sysdev.o" | awk 'NR == 2 { print $1, $2, $3 }')"
@@ -132,9 +165,12 @@ boot_one() { # KERNEL INDEX FULL
 	[ -f "$log.ok" ] && { note "boot $i of $k: kept from an earlier run"; return 0; }
 	extra="perf_module=0 perf_cycles=0"
 	if [ "$full" = 1 ]; then
-		extra="perf_module=0 perf_cycles=$cycles"
+		# the lockdep kernel is there for the registration figures only
+		local c=$cycles
+		[ "$k" = lockdep ] && c=0
+		extra="perf_module=0 perf_cycles=$c"
 		[ -f "$out/module-$k/sysdev_perf.ko" ] &&
-			extra="perf_module=1 perf_module_args=reps=$reps perf_cycles=$cycles"
+			extra="perf_module=1 perf_module_args=reps=$reps perf_cycles=$c"
 	fi
 	echo "$k $i $(date -u +%H:%M:%S) loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	note "boot $i of $k: $extra"
@@ -158,6 +194,10 @@ for i in $(seq 1 "$boots"); do
 		boot_one "$k" "$i" "$([ "$i" = 1 ] && echo 1 || echo 0)" || failed=1
 	done
 done
+# One boot of the lockdep kernel, for its registration figures.
+if want lockdep; then
+	boot_one lockdep 1 1 || failed=1
+fi
 nproc >"$out/nproc.txt"
 
 # 5. The table.

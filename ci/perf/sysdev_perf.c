@@ -8,31 +8,39 @@
  * plain devices on a subsys_system_register() subsystem (the floor), the
  * same with the steps that sys_device_register() and
  * sys_device_unregister() add, one step more at each level (see
- * perf_plain_round()), system devices of a test class, and the floor and
- * the system devices with lockdep off.  A kernel without the system
- * device API has the floor only.  Each timing is one console line:
+ * perf_plain_round()), and system devices of a test class.  A kernel
+ * without the system device API has the floor only.  Each timing is one
+ * console line:
  *
  *	SYSDEV-PERF <kind> rep=<n> count=<count> reg_ns=<ns> unreg_ns=<ns>
  *
- * and the size of a system device beyond its struct device:
+ * and the memory a system device takes beyond its struct device: the
+ * node of sysdev's list of the class (a kmalloc() object) and its share
+ * of the xarray of ids (one xa_node per XA_CHUNK_SIZE ids, for the dense
+ * ids 0..count-1 of this run):
  *
- *	SYSDEV-PERF sizeof device=<bytes> sys_device=<bytes> extra=<bytes>
+ *	SYSDEV-PERF sizeof device=<bytes> node=<bytes> node_alloc=<bytes>
+ *		ids_per_device=<bytes> extra=<bytes>
  *
- * The devices live in one array whose release() does nothing; the array
- * is freed after the run.  Only for test kernels in a virtual machine.
+ * The series exports nothing: run-perf.sh builds the head from a copy of
+ * the tree with one commit of its own, which exports the API and
+ * sysdev_perf_node_size to this module.  The devices live in one array
+ * whose release() does nothing; the array is freed after the run.  Only
+ * for test kernels in a virtual machine.
  */
 
 #define pr_fmt(fmt) "sysdev_perf: " fmt
 
 #include <linux/device.h>
-#include <linux/kernfs.h>
+#include <linux/irqflags.h>
 #include <linux/ktime.h>
-#include <linux/lockdep.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/xarray.h>
 #ifdef SYSDEV_PERF_HAVE_SYSDEV
 #include <linux/sysdev.h>
 #endif
@@ -61,55 +69,67 @@ static struct bus_type perf_plain_subsys = {
  * every step up to its own:
  *   1 a mutex held around each registration and each device_del()
  *     (sysdev_mutex);
- *   2 a lookup of the device's name in /sys/bus/<bus>/devices/ before
- *     device_add() (sysdev_name_in_use(), the duplicate id check);
+ *   2 a node allocated and stored in an xarray under the device's id
+ *     before device_add(), looked up, erased and freed after device_del()
+ *     (the id index, which finds duplicate ids and the device's node);
  *   3 the KOBJ_ADD uevent held back by device_add() and sent afterwards
  *     under the device lock (the drivers' add() run in between);
- *   4 a store with interrupts disabled after the registration and before
- *     the deletion (sysdev_mark()).
+ *   4 the node added to and deleted from a list with interrupts disabled
+ *     (sysdev_list_add(), sysdev_list_del()).
  * What a level costs beyond the one below is what its step costs; what
  * step 4 leaves to the system devices is what the rest of sysdev costs
  * (its checks, the class lookup on unregistration, the empty driver lists).
  */
-enum { PERF_MUTEX = 1, PERF_LOOKUP, PERF_UEVENT, PERF_MARK, PERF_LEVELS = PERF_MARK };
+enum { PERF_MUTEX = 1, PERF_INDEX, PERF_UEVENT, PERF_LIST, PERF_LEVELS = PERF_LIST };
+
+/* The same layout as struct sysdev_node of drivers/base/sysdev.c. */
+struct perf_node {
+	struct list_head	entry;
+	struct device		*dev;
+	u32			id;
+};
 
 static DEFINE_MUTEX(perf_mutex);
-static const struct device_type perf_type;
-static unsigned long perf_generation;
+static LIST_HEAD(perf_devices);
+static DEFINE_XARRAY(perf_ids);
 
-static void perf_mark(struct device *dev, const struct device_type *type)
+static void perf_list(struct list_head *entry, bool add)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	WRITE_ONCE(dev->type, type);
-	perf_generation++;
+	if (add)
+		list_add_tail(entry, &perf_devices);
+	else
+		list_del_init(entry);
 	local_irq_restore(flags);
 }
 
-static int perf_plain_add(struct device *dev, unsigned int level,
-			  struct kernfs_node *dir)
+static int perf_plain_add(struct device *dev, unsigned int level)
 {
-	struct kernfs_node *kn;
+	struct perf_node *node = NULL;
 	int error;
 
+	if (level >= PERF_INDEX) {
+		node = kzalloc(sizeof(*node), GFP_KERNEL);
+		if (!node)
+			return -ENOMEM;
+		node->dev = dev;
+		node->id = dev->id;
+		error = xa_insert(&perf_ids, dev->id, node, GFP_KERNEL);
+		if (error)
+			goto free;
+	}
 	error = dev_set_name(dev, "perfplain%u", dev->id);
 	if (error)
-		return error;
-	if (level >= PERF_LOOKUP) {
-		kn = kernfs_find_and_get(dir, dev_name(dev));
-		if (kn) {
-			kernfs_put(kn);
-			return -EEXIST;
-		}
-	}
+		goto erase;
 	if (level >= PERF_UEVENT)
 		dev_set_uevent_suppress(dev, true);
 	error = device_add(dev);
 	if (error)
-		return error;
-	if (level >= PERF_MARK)
-		perf_mark(dev, &perf_type);
+		goto erase;
+	if (level >= PERF_LIST)
+		perf_list(&node->entry, true);
 	if (level >= PERF_UEVENT) {
 		device_lock(dev);
 		dev_set_uevent_suppress(dev, false);
@@ -117,6 +137,31 @@ static int perf_plain_add(struct device *dev, unsigned int level,
 		device_unlock(dev);
 	}
 	return 0;
+
+erase:
+	if (node)
+		xa_erase(&perf_ids, dev->id);
+free:
+	kfree(node);
+	return error;
+}
+
+static void perf_plain_del(struct device *dev, unsigned int level)
+{
+	struct perf_node *node = NULL;
+
+	if (level >= PERF_INDEX) {
+		node = xa_load(&perf_ids, dev->id);
+		if (WARN_ON(!node || node->dev != dev))
+			node = NULL;
+	}
+	if (node && level >= PERF_LIST)
+		perf_list(&node->entry, false);
+	device_del(dev);
+	if (node) {
+		xa_erase(&perf_ids, node->id);
+		kfree(node);
+	}
 }
 
 static void perf_report(const char *kind, unsigned int rep, u64 t0, u64 t1,
@@ -128,8 +173,7 @@ static void perf_report(const char *kind, unsigned int rep, u64 t0, u64 t1,
 
 /* Level 0 is device_register() and device_unregister(): the floor. */
 static int perf_plain_round(const char *kind, struct device *devs,
-			    unsigned int rep, unsigned int level,
-			    struct kernfs_node *dir)
+			    unsigned int rep, unsigned int level)
 {
 	unsigned int i, done;
 	u64 t0, t1, t2;
@@ -147,7 +191,7 @@ static int perf_plain_round(const char *kind, struct device *devs,
 		dev->release = perf_release;
 		if (level >= PERF_MUTEX)
 			mutex_lock(&perf_mutex);
-		error = perf_plain_add(dev, level, dir);
+		error = perf_plain_add(dev, level);
 		if (level >= PERF_MUTEX)
 			mutex_unlock(&perf_mutex);
 		if (error) {
@@ -162,9 +206,7 @@ static int perf_plain_round(const char *kind, struct device *devs,
 	for (i = 0; i < done; i++) {
 		if (level >= PERF_MUTEX)
 			mutex_lock(&perf_mutex);
-		if (level >= PERF_MARK)
-			perf_mark(&devs[i], NULL);
-		device_del(&devs[i]);
+		perf_plain_del(&devs[i], level);
 		if (level >= PERF_MUTEX)
 			mutex_unlock(&perf_mutex);
 		put_device(&devs[i]);
@@ -177,10 +219,9 @@ static int perf_plain_round(const char *kind, struct device *devs,
 }
 
 #ifdef SYSDEV_PERF_HAVE_SYSDEV
-/*
- * A module defines the bus_type of its class itself: set_sysdev_class_name()
- * is not for modules.  This one cannot be unloaded (no module_exit()).
- */
+/* sizeof(struct sysdev_node), exported by run-perf.sh's commit */
+extern const size_t sysdev_perf_node_size;
+
 static struct bus_type perf_sysdev_subsys = {
 	.name = "perfsys",
 };
@@ -189,32 +230,31 @@ static struct sysdev_class perf_sysdev_class = {
 	.subsys = &perf_sysdev_subsys,
 };
 
-static int perf_sysdev_round(const char *kind, struct sys_device *sysdevs,
+static int perf_sysdev_round(const char *kind, struct device *devs,
 			     unsigned int rep)
 {
 	unsigned int i, done;
 	u64 t0, t1, t2;
 	int error = 0;
 
-	memset(sysdevs, 0, count * sizeof(*sysdevs));
+	memset(devs, 0, count * sizeof(*devs));
 	t0 = ktime_get_ns();
 	for (done = 0; done < count; done++) {
-		struct sys_device *sysdev = &sysdevs[done];
+		struct device *dev = &devs[done];
 
-		sysdev->dev.id = done;
-		sysdev->cls = &perf_sysdev_class;
-		sysdev->dev.release = perf_release;
-		error = sys_device_register(sysdev);
+		dev->id = done;
+		dev->release = perf_release;
+		error = sys_device_register(&perf_sysdev_class, dev);
 		if (error) {
 			pr_err("system device %u: error %d\n", done, error);
-			put_device(&sysdev->dev);
+			put_device(dev);
 			break;
 		}
 		cond_resched();
 	}
 	t1 = ktime_get_ns();
 	for (i = 0; i < done; i++) {
-		sys_device_unregister(&sysdevs[i]);
+		sys_device_unregister(&devs[i]);
 		cond_resched();
 	}
 	t2 = ktime_get_ns();
@@ -223,75 +263,52 @@ static int perf_sysdev_round(const char *kind, struct sys_device *sysdevs,
 	return error;
 }
 
-/*
- * The kinds of rounds: the floor, the plain devices with the steps of
- * sysdev, the system devices; then the floor and the system devices again
- * with lockdep off for this task (lockdep_off(): the locks are not
- * tracked, although the kernel has CONFIG_LOCKDEP), which is what they
- * cost on a kernel without lock debugging, as production kernels are.
- */
 static const char * const perf_kinds[] = {
 	"plain", "step1", "step2", "step3", "step4", "sysdev",
-	"plain-nolockdep", "sysdev-nolockdep",
 };
 
-static int perf_kind_round(unsigned int kind, unsigned int rep,
-			   struct device *devs, struct sys_device *sysdevs,
-			   struct kernfs_node *dir)
+static void perf_sizes(void)
 {
-	const char *name = perf_kinds[kind];
-	bool nolockdep = kind > PERF_LEVELS + 1;
-	int error;
+	size_t alloc = kmalloc_size_roundup(sysdev_perf_node_size);
+	/* xa_nodes of dense ids 0..count-1: every level of the tree */
+	size_t nodes = 0, n = count;
 
-	if (nolockdep)
-		lockdep_off();
-	if (kind == PERF_LEVELS + 1 || kind == PERF_LEVELS + 3)
-		error = perf_sysdev_round(name, sysdevs, rep);
-	else
-		error = perf_plain_round(name, devs, rep, nolockdep ? 0 : kind, dir);
-	if (nolockdep)
-		lockdep_on();
-	return error;
+	do {
+		n = DIV_ROUND_UP(n, XA_CHUNK_SIZE);
+		nodes += n;
+	} while (n > 1);
+	n = DIV_ROUND_UP(nodes * sizeof(struct xa_node), count);
+	pr_info("SYSDEV-PERF sizeof device=%zu node=%zu node_alloc=%zu ids_per_device=%zu extra=%zu\n",
+		sizeof(struct device), sysdev_perf_node_size, alloc, n,
+		alloc + n);
 }
 
 static int perf_sysdev_run(void)
 {
 	const unsigned int kinds = ARRAY_SIZE(perf_kinds);
-	struct kernfs_node *dir = NULL;
-	struct sys_device *sysdevs;
 	struct device *devs;
-	unsigned int rep, k;
+	unsigned int rep, k, kind;
 	int error;
 
-	pr_info("SYSDEV-PERF sizeof device=%zu sys_device=%zu extra=%zu\n",
-		sizeof(struct device), sizeof(struct sys_device),
-		sizeof(struct sys_device) - sizeof(struct device));
-
+	perf_sizes();
 	devs = kvcalloc(count, sizeof(*devs), GFP_KERNEL);
-	sysdevs = kvcalloc(count, sizeof(*sysdevs), GFP_KERNEL);
-	if (!devs || !sysdevs) {
-		error = -ENOMEM;
-		goto out_free;
-	}
-	/* /sys/bus/perfplain/devices/, where step 2 looks names up */
-	dir = kernfs_find_and_get(bus_get_kset(&perf_plain_subsys)->kobj.sd,
-				  "devices");
-	if (!dir) {
-		error = -ENOENT;
-		goto out_free;
-	}
+	if (!devs)
+		return -ENOMEM;
 	error = sysdev_class_register(&perf_sysdev_class);
 	if (error)
 		goto out_free;
 	/* Rotate the order so that a drift in load hits every kind. */
-	for (rep = 0; rep < reps && !error; rep++)
-		for (k = 0; k < kinds && !error; k++)
-			error = perf_kind_round((rep + k) % kinds, rep, devs,
-						sysdevs, dir);
+	for (rep = 0; rep < reps && !error; rep++) {
+		for (k = 0; k < kinds && !error; k++) {
+			kind = (rep + k) % kinds;
+			if (kind == PERF_LEVELS + 1)
+				error = perf_sysdev_round(perf_kinds[kind], devs, rep);
+			else
+				error = perf_plain_round(perf_kinds[kind], devs, rep, kind);
+		}
+	}
 	sysdev_class_unregister(&perf_sysdev_class);
 out_free:
-	kernfs_put(dir);
-	kvfree(sysdevs);
 	kvfree(devs);
 	return error;
 }
@@ -307,7 +324,7 @@ static int perf_sysdev_run(void)
 	if (!devs)
 		return -ENOMEM;
 	for (rep = 0; rep < reps && !error; rep++)
-		error = perf_plain_round("plain", devs, rep, 0, NULL);
+		error = perf_plain_round("plain", devs, rep, 0);
 	kvfree(devs);
 	return error;
 }
@@ -329,8 +346,8 @@ static int __init sysdev_perf_init(void)
 }
 
 /*
- * No module_exit(): the module cannot be unloaded, so its bus_types outlive
- * bus_unregister(), which 6.1's bus_release() may write after it returned.
+ * No module_exit(): the run is over when the module is loaded, and there
+ * is nothing to take down.
  */
 module_init(sysdev_perf_init);
 

@@ -41,6 +41,7 @@ per patch, written to $LOG_ROOT/gate/report.md; each cell points at its log.
 """
 
 import argparse
+import collections
 import hashlib
 import json
 import os
@@ -91,6 +92,19 @@ def run(cmd, cwd=None, env=None, check=False, timeout=None):
         sys.exit("gate: %s failed (%d):\n%s" % (" ".join(map(str, cmd)),
                                                 p.returncode, p.stdout[-3000:]))
     return p.returncode, p.stdout
+
+
+def new_findings(before, after, key=lambda f: f):
+    """The findings of after beyond those of before, counted as multisets
+    by key: a second finding equal to one the parent has is new."""
+    left = collections.Counter(key(f) for f in before)
+    new = []
+    for f in after:
+        if left[key(f)] > 0:
+            left[key(f)] -= 1
+        else:
+            new.append(f)
+    return new
 
 
 def git(*args, cwd=KSRC):
@@ -411,11 +425,11 @@ class Gate:
                                    "kernel-doc did not run (exit %d, see log)" % rc, out)
                         return
                 out = out.replace(str(Path(tmp) / side) + "/", "")
-                counts[side] = sorted({re.sub(r":\d+: ", ": ", l) for l in out.splitlines()
-                                       if re.search(r": warning: ", l)})
+                counts[side] = sorted(re.sub(r":\d+: ", ": ", l) for l in out.splitlines()
+                                      if re.search(r": warning: ", l))
                 logs.append("== %s (%s): %d warnings\n%s"
                             % (side, commit[:12], len(counts[side]), out))
-        new = [w for w in counts["after"] if w not in counts["before"]]
+        new = new_findings(counts["before"], counts["after"])
         log = "\n".join(logs) + "\n== new:\n" + "\n".join(new)
         counts = {k: len(v) for k, v in counts.items()}
         if new:
@@ -493,7 +507,7 @@ class Gate:
             pre = p.num + "/"
             before = [r[len(pre) + 7:] for r in reports if r.startswith(pre + "before/")]
             after = [r[len(pre) + 6:] for r in reports if r.startswith(pre + "after/")]
-            new = [r for r in after if cocci_key(r) not in {cocci_key(b) for b in before}]
+            new = new_findings(before, after, cocci_key)
             log = "scripts: %d\nbefore:\n%s\nafter:\n%s\nnew:\n%s\nspatch failures:\n%s\n" % (
                 len(scripts), "\n".join(before), "\n".join(after), "\n".join(new),
                 "\n".join(broken))
@@ -606,7 +620,7 @@ class Gate:
             self.store(p, col, "fail", "build failed: %s"
                        % (err[0] if err else "see log"), out)
             return False
-        new = [w for w in after if w not in old]
+        new = new_findings(old, after)
         log = "== warnings in the touched files before (%d):\n%s\n" \
               "== after (%d):\n%s\n== new:\n%s\n== build:\n%s" % (
                   len(old), "\n".join(old), len(after), "\n".join(after),
@@ -885,7 +899,7 @@ class Gate:
             finally:
                 git("checkout", "-q", "--detach", p.commit)
             before = [l for l in bout.splitlines() if l.startswith("WARNING ")]
-        new = [w for w in after if w not in before]
+        new = new_findings(before, after)
         log = "== files: %s\n== warnings before (%d):\n%s\n== after (%d):\n%s\n" \
               "== build:\n%s\n== parent build:\n%s" % (
                   " ".join(files), len(before), "\n".join(before), len(after),

@@ -213,6 +213,11 @@ test_gate_cocci_moved_report() {
 	r=$(gate_py "gate.cocci_key('$a') == gate.cocci_key('$b'), gate.cocci_key('$b') == gate.cocci_key('$c')")
 	echo "moved report matches, other message matches: $r"
 	[ "$r" = "True False" ] || { fail "moved: $r, expected True False"; return 1; }
+	# Findings count as multisets: a second report equal to one the
+	# parent has (after a moved one) is new, a moved one alone is not.
+	r=$(gate_py "len(gate.new_findings(['$a'], ['$b', '$b'], gate.cocci_key)), len(gate.new_findings(['$a'], ['$b'], gate.cocci_key)), gate.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
+	echo "a report twice where the parent had it once, once, warnings: $r"
+	[ "$r" = "1 0 ['x', 'w']" ] || { fail "multiset: $r, expected 1 0 ['x', 'w']"; return 1; }
 }
 
 # The cache key covers a file the gate uses that git does not track yet,

@@ -204,6 +204,13 @@ test_reliability_judges() {
 		awk '/sysdev: suspend lapic0/ && n++ { next } { print }' > "$tmp/x86first"
 	expect_fail x86_lapic_first "got 'class:lapic_dev_suspend syscore:ioapic_suspend " gj x86-sysdev core cycle "$tmp/x86first"
 	expect_fail x86_none "FAIL none: 9 x86 callbacks ran, want none" gj x86-sysdev none none "$core"
+	# A class that fell back to syscore fails the device check, whatever
+	# the kernel's symbols say is converted.
+	CHECKS_DIR=$cdir TMPDIR=$tmp busybox sh "$cdir/x86-sysdev.sh" --fallback "$core" ||
+		fail "x86-sysdev: a log without a fallback was rejected"
+	sed '/Calling timekeeping_syscore_suspend/i [    0.310000] APIC: no lapic system device (-16), using syscore' "$core" > "$tmp/fellback"
+	expect_fail x86_fallback "x86-sysdev FAIL lapic: fell back to syscore: .*no lapic system device" \
+		env CHECKS_DIR="$cdir" TMPDIR="$tmp" busybox sh "$cdir/x86-sysdev.sh" --fallback "$tmp/fellback"
 	# hibernate: none with pm_test=processors, a cycle with pm_test=core, a
 	# cycle in the restored image's log; then each with the other's log,
 	# and an image whose log is the first pass's or lacks the restore.

@@ -57,6 +57,28 @@ sysdev_kunit_expect() {
 	echo "sysdev:$n"
 }
 
+# side_tree DIR FILE MESSAGE: DIR/linux, a tree of its own at the series
+# head (branch $WORK_BRANCH of $KSRC, whatever $KSRC has checked out) plus
+# one commit that appends stdin to FILE, for a kernel that needs code the
+# series does not have (make perf's exports, reliability_fallback's
+# initcall).  Build it with KSRC=DIR/linux BUILD_ROOT=DIR/build: laid out
+# as $KSRC and $BUILD_ROOT are, so that ccache hits across them.
+side_tree() {
+	local dir=$1 file=$2 msg=$3 head
+	require_tree
+	head=$(kgit rev-parse --verify -q "$WORK_BRANCH^{commit}") ||
+		die "no branch $WORK_BRANCH in $KSRC: run scripts/apply-series.sh"
+	kgit cat-file -e "$head:$file" 2>/dev/null ||
+		die "$file is not in the series head $head: nothing to add to"
+	mkdir -p "$dir"
+	[ -e "$dir/linux/.git" ] || git clone -q --shared --no-checkout "$KSRC" "$dir/linux"
+	git -C "$dir/linux" fetch -q "$KSRC" "$head"
+	git -C "$dir/linux" checkout -q -f -B side "$head"
+	cat >>"$dir/linux/$file"
+	git -C "$dir/linux" -c user.name="$BASE_IDENT_NAME" -c user.email="$BASE_IDENT_EMAIL" \
+		commit -q -a -m "$msg"
+}
+
 require_tree() {
 	[ -e "$KSRC/.git" ] || die "no kernel tree at $KSRC; run scripts/prepare-tree.sh"
 }

@@ -57,25 +57,15 @@ python3 "$perf/test-perf-table.py" >"$out/parser-selftest.txt" ||
 	{ cat "$out/parser-selftest.txt" >&2; die "perf-table.py self-test failed"; }
 
 # 1. The trees.  The series exports nothing, so the head kernels are built
-# from a tree of their own: the series head (branch $WORK_BRANCH of $KSRC,
-# whatever $KSRC has checked out) plus one commit
-# that exports the API to the benchmark module, made here at every run.
-# Its objdirs sit beside it as the base's do ($SYSDEV_CACHE/base/), so
-# that ccache hits across the base and the head.
+# from a tree of their own (scripts/lib.sh side_tree): the series head
+# plus one commit, made here at every run, that exports the API to the
+# benchmark module.
 PERF_KSRC=$SYSDEV_CACHE/perf/linux
 PERF_BUILD_ROOT=$SYSDEV_CACHE/perf/build
 want() { case " $kernels " in *" $1 "*) return 0 ;; esac; return 1; }
 perf_tree() {
-	local head
-	require_tree
-	head=$(kgit rev-parse --verify "$WORK_BRANCH^{commit}") ||
-		die "no branch $WORK_BRANCH in $KSRC: run scripts/run-series.sh"
-	kgit cat-file -e "$head:drivers/base/sysdev.c" 2>/dev/null ||
-		die "$KSRC at $head has no drivers/base/sysdev.c: apply the series first (scripts/run-series.sh)"
-	[ -e "$PERF_KSRC/.git" ] || git clone -q --shared --no-checkout "$KSRC" "$PERF_KSRC"
-	git -C "$PERF_KSRC" fetch -q "$KSRC" "$head"
-	git -C "$PERF_KSRC" checkout -q -f -B perf "$head"
-	cat >>"$PERF_KSRC/drivers/base/sysdev.c" <<'EXPORTS'
+	side_tree "$SYSDEV_CACHE/perf" drivers/base/sysdev.c \
+		"perf: export the system device API to ci/perf's module" <<'EXPORTS'
 
 /* ci/perf/run-perf.sh only, for its benchmark module: not in the series */
 EXPORT_SYMBOL_GPL(sysdev_class_register);
@@ -85,8 +75,6 @@ EXPORT_SYMBOL_GPL(sys_device_unregister);
 const size_t sysdev_perf_node_size = sizeof(struct sysdev_node);
 EXPORT_SYMBOL_GPL(sysdev_perf_node_size);
 EXPORTS
-	git -C "$PERF_KSRC" -c user.name="$BASE_IDENT_NAME" -c user.email="$BASE_IDENT_EMAIL" \
-		commit -q -a -m "perf: export the system device API to ci/perf's module"
 }
 declare -A objdir=([base]=$BASE_BUILD_ROOT/perf [head]=$PERF_BUILD_ROOT/perf
 	[lockdep]=$PERF_BUILD_ROOT/perf-lockdep)

@@ -32,6 +32,13 @@
 #                       a sleeping lock there is a splat), x86-sysdev,
 #                       suspend and a few stress cycles, ending with a
 #                       power off
+#   reliability_nosysfs ci/configs/nosysfs.config (no sysfs, kernfs built
+#                       for the cgroups, where v8 oopsed): boots, and the
+#                       sysdev KUnit suite runs every case
+#   reliability_fallback the test kernel with the names of the lapic and
+#                       i8259 classes taken first: both fall back to
+#                       syscore_ops at their place (suspend cycles, the
+#                       power off)
 # Each of them judges the end of its boots (shutdown_judge): the devices
 # shut down, then the i8259's shutdown from its class, once, then the
 # kernel's last step (power off, restart, halt, the next kernel).
@@ -46,18 +53,16 @@
 #
 # What is not tested any more (v8 tested it on 6.1): allocation failures in
 # a registration (reliability_fault: a module's fault injection through the
-# exported API; v9 exports nothing, so no module can register a class), and
-# the lapic and i8259 falling back to syscore when their class cannot
-# register (reliability_fallback: v8's test module took the class names
-# first; v9 has no test module).
+# exported API; v9 exports nothing, so no module can register a class).
 
 ALL_TESTS+=(reliability_judges reliability_stress reliability_hibernate_disk
 	reliability_halt reliability_kexec_jump reliability_order reliability_debug
-	reliability_rt)
+	reliability_rt reliability_nosysfs reliability_fallback)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
 RT_IMAGE=$BUILD_ROOT/rt/arch/x86/boot/bzImage
+NOSYSFS_IMAGE=$BUILD_ROOT/nosysfs/arch/x86/boot/bzImage
 # The x86 classes the head converts (patches 3 and 4): the host judges
 # expect them as the guest's x86_converted finds them in /proc/kallsyms.
 REL_CONVERTED="lapic i8259"
@@ -135,19 +140,25 @@ section() {
 # i8259's from its class and nothing else, once, then END (an extended
 # regular expression: the kernel's last word, e.g. "reboot: Power down"),
 # with no device after the i8259 and no shutdown from syscore_ops of the
-# i8259 (a class that fell back).
+# i8259 (a class that fell back).  With a fourth argument "syscore" (a
+# kernel whose classes fell back), the other way round: the i8259's
+# shutdown from syscore_ops, once, and none from a class.
 I8259_SHUTDOWN='sysdev: shutdown i82590 class i8259A_dev_shutdown+'
+I8259_SYSCORE_SHUTDOWN='Calling i8259A_shutdown+'
 shutdown_judge() {
-	local t n sd lastdev end
+	local t n sd lastdev end want=$I8259_SHUTDOWN other=$I8259_SYSCORE_SHUTDOWN nwant=1
+	if [ "${4:-}" = syscore ]; then
+		want=$I8259_SYSCORE_SHUTDOWN other=$I8259_SHUTDOWN nwant=0
+	fi
 	t=$(tr -d '\r' < "$2" | sed 's/^\[ *[0-9.]*\] //')
 	n=$(grep -c '^sysdev: shutdown ' <<<"$t" || true)
-	sd=$(grep -nF "$I8259_SHUTDOWN" <<<"$t" | cut -d: -f1 || true)
-	if [ "$n" -ne 1 ] || [ "$(wc -w <<<"$sd")" -ne 1 ]; then
-		echo "FAIL: $1: want one system device shutdown, the i8259's ('$I8259_SHUTDOWN'), got $n: $(grep '^sysdev: shutdown ' <<<"$t" | tr '\n' ';')"
+	sd=$(grep -nF "$want" <<<"$t" | cut -d: -f1 || true)
+	if [ "$n" -ne "$nwant" ] || [ "$(wc -w <<<"$sd")" -ne 1 ]; then
+		echo "FAIL: $1: want the i8259's shutdown once ('$want') and $nwant system device shutdowns, got $n: $(grep '^sysdev: shutdown ' <<<"$t" | tr '\n' ';')"
 		return 1
 	fi
-	if grep -q 'Calling i8259A_shutdown+' <<<"$t"; then
-		echo "FAIL: $1: i8259A_shutdown() ran from syscore_ops: the class fell back"
+	if grep -qF "$other" <<<"$t"; then
+		echo "FAIL: $1: the i8259's shutdown ran as '$other' too"
 		return 1
 	fi
 	lastdev=$(grep -n ': shutdown$' <<<"$t" | tail -n 1 | cut -d: -f1 || true)
@@ -162,13 +173,13 @@ shutdown_judge() {
 		echo "FAIL: $1: no '$3' after the i8259's shutdown"
 		return 1
 	fi
-	echo "$1: $(grep -c ': shutdown$' <<<"$t") device shutdowns, then the i8259's from its class, then '$(sed -n "${end}p" <<<"$t")'"
+	echo "$1: $(grep -c ': shutdown$' <<<"$t") device shutdowns, then the i8259's ('$want'), then '$(sed -n "${end}p" <<<"$t")'"
 }
 
 # boot_end_judge LABEL LOG END: shutdown_judge of what follows the
 # guest's last check (SYSDEV-DONE).
 boot_end_judge() {
-	shutdown_judge "$1" <(section '^SYSDEV-DONE' '' "$2") "$3"
+	shutdown_judge "$1" <(section '^SYSDEV-DONE' '' "$2") "$3" "${4:-}"
 }
 
 test_reliability_judges() {
@@ -241,14 +252,21 @@ test_reliability_judges() {
 	expect_fail reboot_missing_end "FAIL: reboot: no 'reboot: Restarting system' after the i8259's shutdown" \
 		boot_end_judge reboot "$tmp/r1" "reboot: Restarting system"
 	sed '/sysdev: shutdown i82590 class/p' "$good" > "$tmp/r2"
-	expect_fail shutdown_twice "FAIL: reboot: want one system device shutdown, the i8259's .*, got 2" \
+	expect_fail shutdown_twice "FAIL: reboot: want the i8259's shutdown once .* and 1 system device shutdowns, got 2" \
 		boot_end_judge reboot "$tmp/r2" "reboot: Restarting system"
 	sed '/sysdev: shutdown i82590 class/d' "$good" > "$tmp/r3"
-	expect_fail shutdown_missing "FAIL: reboot: want one system device shutdown, the i8259's .*, got 0" \
+	expect_fail shutdown_missing "FAIL: reboot: want the i8259's shutdown once .* and 1 system device shutdowns, got 0" \
 		boot_end_judge reboot "$tmp/r3" "reboot: Restarting system"
 	sed '/sysdev: shutdown i82590 class/a [   87.329600] PM: Calling i8259A_shutdown+0x0/0x3b' "$good" > "$tmp/r4"
-	expect_fail shutdown_syscore "FAIL: reboot: i8259A_shutdown\(\) ran from syscore_ops" \
+	expect_fail shutdown_syscore "FAIL: reboot: the i8259's shutdown ran as 'Calling i8259A_shutdown\+' too" \
 		boot_end_judge reboot "$tmp/r4" "reboot: Restarting system"
+	# A kernel whose i8259 class fell back (reliability_fallback): the
+	# shutdown from syscore_ops, and none from a class.
+	sed 's/sysdev: shutdown i82590 class i8259A_dev_shutdown+.*/PM: Calling i8259A_shutdown+0x0\/0x3b/' "$good" > "$tmp/r7"
+	boot_end_judge reboot "$tmp/r7" "reboot: Restarting system" syscore ||
+		fail "a good power off log of a fallen back i8259 was rejected"
+	expect_fail shutdown_not_syscore "FAIL: reboot: want the i8259's shutdown once \('Calling i8259A_shutdown\+'\) and 0 system device shutdowns, got 1" \
+		boot_end_judge reboot "$good" "reboot: Restarting system" syscore
 	awk '/pci 0000:00:00.0: shutdown$/ { held = $0; next } { print } /sysdev: shutdown i82590/ { print held }' "$good" > "$tmp/r5"
 	expect_fail shutdown_device_late "FAIL: reboot: a device shut down after the i8259: pci 0000:00:00.0: shutdown" \
 		boot_end_judge reboot "$tmp/r5" "reboot: Restarting system"
@@ -303,7 +321,7 @@ test_reliability_judges() {
 	awk '/PM: hibernation: Read / { s = 1 } /image restored successfully/ { s = 0 } s && /\] (Calling|sysdev:) .*(suspend|_save_)/ { next } { print }' "$good" > "$tmp/d8"
 	expect_fail hibdisk_no_jump "second boot: the x86 callbacks are not the 18 expected, in order \(14 lines\)" hibdisk_judge "$tmp/d8"
 	sed '/sysdev: shutdown i82590 class/d' "$good" > "$tmp/d9"
-	expect_fail hibdisk_no_shutdown "second boot's power off: want one system device shutdown" hibdisk_judge "$tmp/d9"
+	expect_fail hibdisk_no_shutdown "second boot's power off: want the i8259's shutdown once" hibdisk_judge "$tmp/d9"
 	# kexec: the jump's program silent, a callback missing on the way
 	# back, the way down after the jump, no way back at all, the new
 	# kernel's token not the first's, the i8259's shutdown missing before
@@ -322,7 +340,7 @@ test_reliability_judges() {
 	sed 's/booted by a kexec reboot, token [0-9a-f]*/booted by a kexec reboot, token 0123/' "$good" > "$tmp/k5"
 	expect_fail kexec_token "the new kernel's token \('0123'\) is not the first kernel's" kexec_judge "$tmp/k5"
 	awk '/^SYSDEV-INFO kexec-reboot rebooting/ { s = 1 } /Linux version/ { s = 0 } s && /sysdev: shutdown i82590/ { next } { print }' "$good" > "$tmp/k6"
-	expect_fail kexec_no_shutdown "FAIL: kexec reboot: want one system device shutdown, the i8259's .*, got 0" kexec_judge "$tmp/k6"
+	expect_fail kexec_no_shutdown "FAIL: kexec reboot: want the i8259's shutdown once .* and 1 system device shutdowns, got 0" kexec_judge "$tmp/k6"
 	awk '/^SYSDEV-INIT/ && n++ { next } { print }' "$good" > "$tmp/k7"
 	expect_fail kexec_init_once "init did not start twice" kexec_judge "$tmp/k7"
 	# Callback order: the good pair, then a head with the lapic moved, the
@@ -614,6 +632,61 @@ test_reliability_rt() {
 	rel_times "$log"
 	echo "reliability_rt: boot took $((SECONDS - s))s"
 	boot_end_judge "power off" "$log" "reboot: Power down"
+}
+
+# The lapic and i8259 classes failing to register: each must fall back
+# to the struct syscore it had, at the same place.  The kernel is the
+# series head plus an initcall that takes the names "lapic" and "i8259"
+# before them (scripts/lib.sh side_tree; its objdir shares ccache with
+# the test kernel's).  Its log must say that both fell back; its suspend
+# cycles must run the x86 callbacks from syscore_ops, in 6.12's order
+# (X86_CONVERTED= on the command line reaches the guest's environment:
+# nothing converted); KUnit must pass; and at the power off the i8259
+# shuts down from syscore_ops, after the devices.
+test_reliability_fallback() {
+	local d=$SYSDEV_CACHE/fallback log=$TLOG/reliability_fallback.console s=$SECONDS img
+	rel_head
+	side_tree "$d" drivers/base/sysdev.c "test: take the names of the x86 classes first" <<'INITCALL'
+
+/* reliability_fallback only: the x86 classes find their names taken */
+static const struct bus_type sysdev_test_lapic = { .name = "lapic" };
+static const struct bus_type sysdev_test_i8259 = { .name = "i8259" };
+
+static int __init sysdev_test_take_names(void)
+{
+	WARN_ON(subsys_system_register(&sysdev_test_lapic, NULL));
+	WARN_ON(subsys_system_register(&sysdev_test_i8259, NULL));
+	return 0;
+}
+pure_initcall(sysdev_test_take_names);
+INITCALL
+	KSRC=$d/linux BUILD_ROOT=$d/build bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	img=$d/build/x86_64/arch/x86/boot/bzImage
+	echo "reliability_fallback: tree and build (incremental) took $((SECONDS - s))s"
+	passed_before "$img" && return 0
+	s=$SECONDS
+	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 900 -c boot,stress \
+		-a "pm_debug_messages initcall_debug stress_s3=2 stress_core=3 X86_CONVERTED=" \
+		-x "APIC: no lapic system device \((-EEXIST|-17)\), using syscore" \
+		-x "i8259: no i8259 system device \((-EEXIST|-17)\), using syscore" \
+		-o "$log" "$img"
+	echo "reliability_fallback: boot took $((SECONDS - s))s"
+	boot_end_judge "power off" "$log" "reboot: Power down" syscore
+}
+
+# CONFIG_SYSFS=n with kernfs built: v8's duplicate-id check looked names
+# up in sysfs and oopsed in cpu_dev_init() on such a kernel.  The head
+# must boot (the cpu and node classes register their devices) and pass
+# every case of the sysdev suite, the duplicate ids included.
+test_reliability_nosysfs() {
+	local log=$TLOG/reliability_nosysfs.console s=$SECONDS
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q nosysfs
+	echo "reliability_nosysfs: build (incremental) took $((SECONDS - s))s"
+	passed_before "$NOSYSFS_IMAGE" && return 0
+	s=$SECONDS
+	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -t 600 -c nosysfs -o "$log" "$NOSYSFS_IMAGE"
+	echo "reliability_nosysfs: boot took $((SECONDS - s))s"
 }
 
 # The documentation build of the series head (ci/tests/docs.sh), sourced

@@ -12,7 +12,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-K SUITE:N] [-1] BZIMAGE
+usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-K SUITE:N] [-1] [-H] BZIMAGE
   -c CHECKS   comma-separated guest checks, qemu/checks/NAME.sh (default: boot)
   -o LOG      serial console log (default: \$LOG_ROOT/boot-<time>.log)
   -t SECONDS  hard timeout for the whole boot (default: 240)
@@ -22,13 +22,15 @@ usage: ${0##*/} [-c CHECKS] [-o LOG] [-t SECONDS] [-a CMDLINE] [-i CPIO] [-k] [-
   -k          parse the KUnit KTAP in the log; fail unless every case passed
   -K SUITE:N  the KUnit suite SUITE ran N cases, all passed (repeatable)
   -1          one CPU and one NUMA node instead of 2 CPUs on 2 nodes
+  -H          the hotadd topology (scripts/lib.sh qemu_argv), with
+              qemu/qmp-hotadd.py plugging what the guest asks for
   -x REGEX    a log line that must appear (repeatable)
   -W REGEX    expected WARNING lines (see qemu/check-log.sh)
   -S          check the power off order (see qemu/check-log.sh)
 USAGE
 }
 checks=boot log="" timeout=240 append="" kunit=0 suites=() topo=numa2 expects=() warn="" shutdown=0 extra=()
-while getopts "c:o:t:a:i:kK:1x:W:Sh" opt; do
+while getopts "c:o:t:a:i:kK:1Hx:W:Sh" opt; do
 	case $opt in
 	c) checks=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -38,6 +40,7 @@ while getopts "c:o:t:a:i:kK:1x:W:Sh" opt; do
 	k) kunit=1 ;;
 	K) suites+=("$OPTARG") ;;
 	1) topo=up ;;
+	H) topo=hotadd ;;
 	x) expects+=("$OPTARG") ;;
 	W) warn=$OPTARG ;;
 	S) shutdown=1 ;;
@@ -61,10 +64,20 @@ qemu_argv "$topo" "$kernel" "$initrd" \
 	"console=ttyS0,115200 panic=-1 ignore_loglevel sysdev_checks=$checks $append" "$log"
 
 start=$(date +%s.%N)
+hotadd=""
+if [ "$topo" = hotadd ]; then
+	rm -f "$log.qmp"
+	python3 "$TOP/qemu/qmp-hotadd.py" "$log.qmp" "$log" "$timeout" >"$log.hotadd" 2>&1 &
+	hotadd=$!
+fi
 set +e
 timeout -k 5 "$timeout" "${QEMU_ARGV[@]}" </dev/null >"$log.qemu" 2>&1
 rc=$?
 set -e
+if [ -n "$hotadd" ]; then
+	wait "$hotadd" || echo "boot: qmp-hotadd.py: exit $?" >>"$log.hotadd"
+	cat "$log.hotadd"
+fi
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 secs=$(printf '%.1f' "$secs")
 

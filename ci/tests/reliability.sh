@@ -35,6 +35,12 @@
 #   reliability_nosysfs ci/configs/nosysfs.config (no sysfs, kernfs built
 #                       for the cgroups, where v8 oopsed): boots, and the
 #                       sysdev KUnit suite runs every case
+#   reliability_hotadd  ci/configs/hotadd.config in QEMU's hotadd topology:
+#                       a CPU and memory on a node without either plugged
+#                       through QMP while the guest runs (qemu/checks/
+#                       hotadd.sh): the cpu and node system devices
+#                       registered at run time, hugepages/ before the
+#                       node's uevent
 #   reliability_fallback the test kernel with the names of the lapic and
 #                       i8259 classes taken first: both fall back to
 #                       syscore_ops at their place (suspend cycles, the
@@ -57,12 +63,13 @@
 
 ALL_TESTS+=(reliability_judges reliability_stress reliability_hibernate_disk
 	reliability_halt reliability_kexec_jump reliability_order reliability_debug
-	reliability_rt reliability_nosysfs reliability_fallback)
+	reliability_rt reliability_nosysfs reliability_fallback reliability_hotadd)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
 RT_IMAGE=$BUILD_ROOT/rt/arch/x86/boot/bzImage
 NOSYSFS_IMAGE=$BUILD_ROOT/nosysfs/arch/x86/boot/bzImage
+HOTADD_IMAGE=$BUILD_ROOT/hotadd/arch/x86/boot/bzImage
 # The x86 classes the head converts (patches 3 and 4): the host judges
 # expect them as the guest's x86_converted finds them in /proc/kallsyms.
 REL_CONVERTED="lapic i8259"
@@ -215,6 +222,15 @@ test_reliability_judges() {
 		awk '/sysdev: suspend lapic0/ && n++ { next } { print }' > "$tmp/x86first"
 	expect_fail x86_lapic_first "got 'class:lapic_dev_suspend syscore:ioapic_suspend " gj x86-sysdev core cycle "$tmp/x86first"
 	expect_fail x86_none "FAIL none: 9 x86 callbacks ran, want none" gj x86-sysdev none none "$core"
+	# hotadd: hugepages/ of the new node before its first uevent sent;
+	# unpatched, the uevent comes first.
+	gj hotadd "$REL_FIXTURES/hotadd-order.dmesg" || fail "hotadd: a good hot-add log was rejected"
+	grep -v 'uevent_suppress caused' "$REL_FIXTURES/hotadd-order.dmesg" > "$tmp/hotadd-base"
+	expect_fail hotadd_uevent_first "hotadd FAIL node3 sent its first uevent \(line 1\) before hugepages/ was added" \
+		gj hotadd "$tmp/hotadd-base"
+	grep -v "'hugepages'" "$REL_FIXTURES/hotadd-order.dmesg" > "$tmp/hotadd-nohp"
+	expect_fail hotadd_no_hugepages "hotadd FAIL no kobject_add_internal of hugepages under node3" \
+		gj hotadd "$tmp/hotadd-nohp"
 	# A class that fell back to syscore fails the device check, whatever
 	# the kernel's symbols say is converted.
 	CHECKS_DIR=$cdir TMPDIR=$tmp busybox sh "$cdir/x86-sysdev.sh" --fallback "$core" ||
@@ -672,6 +688,21 @@ INITCALL
 		-o "$log" "$img"
 	echo "reliability_fallback: boot took $((SECONDS - s))s"
 	boot_end_judge "power off" "$log" "reboot: Power down" syscore
+}
+
+# CPU and memory hot-add (qemu/checks/hotadd.sh): the cpu and node classes
+# registrations at run time, from ACPI under the device hotplug lock, with
+# lockdep, and hugetlb's node driver before the uevent of a new node.
+test_reliability_hotadd() {
+	local log=$TLOG/reliability_hotadd.console s=$SECONDS
+	rel_head
+	bash "$TOP/scripts/build-kernel.sh" -q hotadd
+	echo "reliability_hotadd: build (incremental) took $((SECONDS - s))s"
+	passed_before "$HOTADD_IMAGE" && return 0
+	s=$SECONDS
+	bash "$TOP/qemu/boot.sh" -H -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,hotadd \
+		-a "pm_debug_messages initcall_debug" -o "$log" "$HOTADD_IMAGE"
+	echo "reliability_hotadd: boot took $((SECONDS - s))s"
 }
 
 # CONFIG_SYSFS=n with kernfs built: v8's duplicate-id check looked names

@@ -15,7 +15,8 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t SECONDS] [-o DIR]
+usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t SECONDS] [-o DIR]
+  -b          build the kernels, then stop (to boot them later with -B)
   -B          do not build: measure the object directories as they are
   -M          no module: only suspend cycles and boots
   -L          no lockdep kernel (its registration figures are then missing)
@@ -28,9 +29,10 @@ usage: ${0##*/} [-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t
   -o DIR      raw data directory (default \$SYSDEV_CACHE/perf/<date>)
 USAGE
 }
-build=1 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 timeout=900 out=""
-while getopts "BMLK:n:c:r:t:o:h" opt; do
+build=1 build_only=0 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 timeout=900 out=""
+while getopts "bBMLK:n:c:r:t:o:h" opt; do
 	case $opt in
+	b) build_only=1 ;;
 	B) build=0 ;;
 	M) module=0 ;;
 	L) kernels=${kernels/lockdep/} ;;
@@ -50,11 +52,13 @@ for k in $kernels; do
 	case $k in base|head|lockdep) ;; *) usage >&2; die "-K: no kernel '$k' (base, head, lockdep)" ;; esac
 done
 [ -n "$out" ] || out=$SYSDEV_CACHE/perf/$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$out"
 perf=$TOP/ci/perf
-# The table's parser must reject incomplete data before we trust it.
-python3 "$perf/test-perf-table.py" >"$out/parser-selftest.txt" ||
-	{ cat "$out/parser-selftest.txt" >&2; die "perf-table.py self-test failed"; }
+if [ "$build_only" = 0 ]; then
+	mkdir -p "$out"
+	# The table's parser must reject incomplete data before we trust it.
+	python3 "$perf/test-perf-table.py" >"$out/parser-selftest.txt" ||
+		{ cat "$out/parser-selftest.txt" >&2; die "perf-table.py self-test failed"; }
+fi
 
 # 1. The trees.  The series exports nothing, so the head kernels are built
 # from a tree of their own (scripts/lib.sh side_tree): the series head
@@ -92,6 +96,10 @@ if [ "$build" = 1 ]; then
 		note "building the perf kernel of the unpatched base ($BASE_KSRC)"
 		KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT nice "$TOP/scripts/build-kernel.sh" -q perf bzImage modules
 	fi
+fi
+if [ "$build_only" = 1 ]; then
+	note "built: ${kernels}; boot them with -B"
+	exit 0
 fi
 # Copies, so that a rebuild during the run cannot change what is measured.
 for k in $kernels; do

@@ -36,4 +36,4 @@ perf:
 	bash ci/perf/run-perf.sh
 
 boot:
-	. scripts/lib.sh && bash qemu/boot.sh -k -c boot,tree,suspend "$$BUILD_ROOT/x86_64/arch/x86/boot/bzImage"
+	. scripts/lib.sh && k=$$(sysdev_kunit_expect) && bash qemu/boot.sh -k $${k:+-K "$$k"} -c boot,tree,suspend "$$BUILD_ROOT/x86_64/arch/x86/boot/bzImage"

@@ -134,7 +134,7 @@ def plan(files):
 def warnings_in(out, objdir, files):
     found = []
     for line in out.splitlines():
-        w = re.match(r"^([^:\s]+):\d+:(?:\d+:)? warning: (.*)$", line)
+        w = re.match(r"^([^:\s]+):(\d+):(?:\d+:)? warning: (.*)$", line)
         if not w:
             continue
         src = os.path.relpath(os.path.normpath(
@@ -142,7 +142,7 @@ def warnings_in(out, objdir, files):
         if src.startswith("../"):
             src = os.path.normpath(w.group(1))
         if src in files:
-            found.append((src, w.group(2)))
+            found.append((src, w.group(2), w.group(3)))
     return found
 
 
@@ -163,7 +163,7 @@ def main(argv):
     for f in uncovered:
         print("NOT COVERED %s: no cross compiler for its architecture" % f)
     failed = False
-    warnings = []
+    warnings, seen = [], set()
     for arch, fs in todo.items():
         objdir, err = configure(arch)
         if err:
@@ -191,10 +191,12 @@ def main(argv):
             continue
         for obj in objs:
             print("%s %s: built" % (arch, obj[:-2] + ".c"))
-        for src, msg in warnings_in(out, objdir, fs):
-            item = "WARNING %s %s: %s" % (arch, src, msg)
-            if item not in warnings:
-                warnings.append(item)
+        # one per line: a header's warning repeats for every object that
+        # includes it; two at different lines are two
+        for src, line, msg in warnings_in(out, objdir, fs):
+            if (arch, src, line, msg) not in seen:
+                seen.add((arch, src, line, msg))
+                warnings.append("WARNING %s %s: %s" % (arch, src, msg))
     for w in warnings:
         print(w)
     return 1 if failed else 0

@@ -107,6 +107,28 @@ def new_findings(before, after, key=lambda f: f):
     return new
 
 
+def compiler_warnings(out, objdir, files):
+    """The compiler's and sparse's warnings and errors in out that are
+    located in files, "path: warning: message" with a tree-relative path
+    and without the line number, so that a warning that only moved is not
+    new.  A header's warning repeats for every object that includes it:
+    kept once per line; two at different lines are two (new_findings()
+    counts them)."""
+    found, seen, srcs = [], set(), set(files)
+    for l in out.splitlines():
+        m = re.match(r"^([^:\s]+):(\d+):(?:\d+:)? (warning|error): (.*)$", l)
+        if not m:
+            continue
+        # gcc (through ccache) prints paths relative to the object
+        # directory, sparse absolute ones: make both tree-relative.
+        path = os.path.relpath(os.path.normpath(os.path.join(objdir, m.group(1))), KSRC)
+        w = "%s: %s: %s" % (path, m.group(3), m.group(4))
+        if path in srcs and (path, m.group(2), w) not in seen:
+            seen.add((path, m.group(2), w))
+            found.append(w)
+    return found
+
+
 def git(*args, cwd=KSRC):
     return run(["git", "-C", str(cwd)] + list(args), check=True)[1].strip()
 
@@ -577,20 +599,7 @@ class Gate:
             if rc == 0 and objs:
                 rc, sout = self.build(name, ["C=2"] + objs)
                 out += "\n== sparse (C=2) on %s\n%s" % (" ".join(objs), sout)
-        found = []
-        srcs = set(files)
-        for l in out.splitlines():
-            m = re.match(r"^([^:\s]+):(\d+):(?:\d+:)? (warning|error): (.*)$", l)
-            if not m:
-                continue
-            # gcc (through ccache) prints paths relative to the object
-            # directory, sparse absolute ones: make both tree-relative.
-            path = os.path.normpath(os.path.join(objdir, m.group(1)))
-            path = os.path.relpath(path, KSRC)
-            w = "%s: %s: %s" % (path, m.group(3), m.group(4))
-            if path in srcs and w not in found:
-                found.append(w)
-        return rc, out, found, objs
+        return rc, out, compiler_warnings(out, objdir, files), objs
 
     def includers(self, p, commit):
         """The .c files of p, and the .c files of the whole series that

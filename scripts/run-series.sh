@@ -28,7 +28,8 @@ step "boot in QEMU (2 CPUs, 2 NUMA nodes)"
 mkdir -p "$LOG_ROOT"
 log=$LOG_ROOT/run.log
 rc=0
-"$TOP/qemu/boot.sh" -k -c boot,tree,suspend -a pm_debug_messages -o "$log" "$BUILD_ROOT/x86_64/arch/x86/boot/bzImage" || rc=$?
+kunit=$(sysdev_kunit_expect)
+"$TOP/qemu/boot.sh" -k ${kunit:+-K "$kunit"} -c boot,tree,suspend -a pm_debug_messages -o "$log" "$BUILD_ROOT/x86_64/arch/x86/boot/bzImage" || rc=$?
 
 step "/sys/devices/system"
 sed -n '/^SYSDEV-TREE-BEGIN/,/^SYSDEV-TREE-END/p' "$log" | tr -d '\r' | sed '1d;$d'

@@ -158,8 +158,8 @@ test_abi_head() {
 				-o "$TLOG/abi_head.base.console" "$BASE_IMAGE"
 			python3 "$ABI_TOOL" extract "$TLOG/abi_head.base.console" > "$base"
 		fi
-		bash "$TOP/qemu/boot.sh" -k -t 400 -c abi,cpu-hotplug -a "pm_debug_messages initcall_debug" \
-			-o "$TLOG/abi_head.console" "$img"
+		bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -t 400 -c abi,cpu-hotplug \
+			-a "pm_debug_messages initcall_debug" -o "$TLOG/abi_head.console" "$img"
 		python3 "$ABI_TOOL" extract "$TLOG/abi_head.console" > "$snap"
 	fi
 	out=$(python3 "$ABI_TOOL" compare "$base" "$snap" --allow "$ABI_ALLOW")

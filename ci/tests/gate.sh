@@ -218,6 +218,11 @@ test_gate_cocci_moved_report() {
 	r=$(gate_py "len(gate.new_findings(['$a'], ['$b', '$b'], gate.cocci_key)), len(gate.new_findings(['$a'], ['$b'], gate.cocci_key)), gate.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
 	echo "a report twice where the parent had it once, once, warnings: $r"
 	[ "$r" = "1 0 ['x', 'w']" ] || { fail "multiset: $r, expected 1 0 ['x', 'w']"; return 1; }
+	# A compiler warning at two lines of a file is two; a header's at one
+	# line, printed once per object that includes it, is one.
+	r=$(gate_py "len(gate.compiler_warnings('$KSRC/a.c:3:1: warning: unused x\n$KSRC/a.c:9:1: warning: unused x\n$KSRC/a.h:2:5: warning: y\n$KSRC/a.h:2:5: warning: y', '$KSRC', ['a.c', 'a.h']))")
+	echo "warnings of a.c twice at two lines and a.h twice at one: $r"
+	[ "$r" = 3 ] || { fail "compiler_warnings: $r, expected 3"; return 1; }
 }
 
 # The cache key covers a file the gate uses that git does not track yet,

@@ -224,13 +224,13 @@ test_reliability_judges() {
 	expect_fail x86_none "FAIL none: 9 x86 callbacks ran, want none" gj x86-sysdev none none "$core"
 	# hotadd: hugepages/ of the new node before its first uevent sent;
 	# unpatched, the uevent comes first.
-	gj hotadd "$REL_FIXTURES/hotadd-order.dmesg" || fail "hotadd: a good hot-add log was rejected"
+	gj hotadd node3 "$REL_FIXTURES/hotadd-order.dmesg" || fail "hotadd: a good hot-add log was rejected"
 	grep -v 'uevent_suppress caused' "$REL_FIXTURES/hotadd-order.dmesg" > "$tmp/hotadd-base"
 	expect_fail hotadd_uevent_first "hotadd FAIL node3 sent its first uevent \(line 1\) before hugepages/ was added" \
-		gj hotadd "$tmp/hotadd-base"
+		gj hotadd node3 "$tmp/hotadd-base"
 	grep -v "'hugepages'" "$REL_FIXTURES/hotadd-order.dmesg" > "$tmp/hotadd-nohp"
 	expect_fail hotadd_no_hugepages "hotadd FAIL no kobject_add_internal of hugepages under node3" \
-		gj hotadd "$tmp/hotadd-nohp"
+		gj hotadd node3 "$tmp/hotadd-nohp"
 	# A class that fell back to syscore fails the device check, whatever
 	# the kernel's symbols say is converted.
 	CHECKS_DIR=$cdir TMPDIR=$tmp busybox sh "$cdir/x86-sysdev.sh" --fallback "$core" ||
@@ -681,7 +681,9 @@ INITCALL
 	echo "reliability_fallback: tree and build (incremental) took $((SECONDS - s))s"
 	passed_before "$img" && return 0
 	s=$SECONDS
-	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 900 -c boot,stress \
+	# no -S: its judge wants a system device's shutdown; boot_end_judge's
+	# syscore mode below wants the i8259's from syscore_ops instead
+	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,stress \
 		-a "pm_debug_messages initcall_debug stress_s3=2 stress_core=3 X86_CONVERTED=" \
 		-x "APIC: no lapic system device \((-EEXIST|-17)\), using syscore" \
 		-x "i8259: no i8259 system device \((-EEXIST|-17)\), using syscore" \

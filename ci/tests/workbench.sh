@@ -165,7 +165,7 @@ test_boot_head() {
 	# abi and cpu-hotplug as well: abi_head judges this boot's snapshot.
 	# At the head both x86 conversions are in: x86-sysdev must have
 	# checked each device, not taken it for one of an earlier patch.
-	bash "$TOP/qemu/boot.sh" -k -S -t 400 -c boot,tree,x86-sysdev,suspend,abi,cpu-hotplug \
+	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 400 -c boot,tree,x86-sysdev,suspend,abi,cpu-hotplug \
 		-x '^SYSDEV-CHECK x86-sysdev PASS lapic: ' -x '^SYSDEV-CHECK x86-sysdev PASS i8259: ' \
 		-a "pm_debug_messages initcall_debug" -o "$TLOG/boot_head.console" "$HEAD_IMAGE"
 }

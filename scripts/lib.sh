@@ -142,17 +142,16 @@ qemu_argv() {
 		-numa node,nodeid=0,cpus=0,memdev=m0
 		-numa node,nodeid=1,cpus=1,memdev=m1) ;;
 	up) QEMU_ARGV+=(-smp 1 -m 512) ;;
-	# numa2 plus CPU2 of node 2 possible but not present, node 3 with
-	# neither CPU nor memory, room for a DIMM, and a QMP socket LOG.qmp
-	# for qemu/qmp-hotadd.py (qemu/checks/hotadd.sh)
-	hotadd) QEMU_ARGV+=(-smp 2,sockets=3,cores=1,threads=1,maxcpus=3
+	# numa2 plus node 2 with neither CPU nor memory, room for a DIMM,
+	# and a QMP socket LOG.qmp for qemu/qmp-hotadd.py
+	# (qemu/checks/hotadd.sh)
+	hotadd) QEMU_ARGV+=(-smp 2,sockets=2,cores=1,threads=1
 		-m 1024,slots=2,maxmem=2048M
 		-object memory-backend-ram,id=m0,size=512M
 		-object memory-backend-ram,id=m1,size=512M
 		-numa node,nodeid=0,cpus=0,memdev=m0
 		-numa node,nodeid=1,cpus=1,memdev=m1
-		-numa node,nodeid=2,cpus=2
-		-numa node,nodeid=3
+		-numa node,nodeid=2
 		-qmp "unix:$5.qmp,server=on,wait=off") ;;
 	*) die "qemu_argv: unknown topology $1" ;;
 	esac

@@ -194,12 +194,13 @@ test_gate_catches_swapped_warning() {
 	kgit branch -D -q "$branch"
 }
 
-# gate_py EXPR: print a Python expression over ci/gate.py's module.
+# gate_py EXPR: print a Python expression over the gate's modules
+# (ci/gatelib: cache, findings, plan, report).
 gate_py() {
 	env TOP="$TOP" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$BUILD_ROOT" \
 		OUTGOING="$OUTGOING" BASE_TAG="$BASE_TAG" WORK_BRANCH="$WORK_BRANCH" \
 		SYSDEV_CACHE="$SYSDEV_CACHE" LOG_ROOT="$LOG_ROOT" \
-		python3 -c "import sys; sys.path.insert(0, '$TOP/ci'); import gate; print($1)"
+		python3 -c "import sys; sys.path.insert(0, '$TOP/ci'); from gatelib import cache, findings, plan, report; print($1)"
 }
 
 # A coccinelle report that only moved (its position and the line its
@@ -210,17 +211,17 @@ test_gate_cocci_moved_report() {
 	local b='drivers/base/node.c:540:9-10: ERROR: iterator variable bound on line 538 cannot be NULL  [itnull.cocci]'
 	local c='drivers/base/node.c:540:9-10: ERROR: iterator variable bound on line 538 cannot be zero  [itnull.cocci]'
 	local r
-	r=$(gate_py "gate.cocci_key('$a') == gate.cocci_key('$b'), gate.cocci_key('$b') == gate.cocci_key('$c')")
+	r=$(gate_py "findings.cocci_key('$a') == findings.cocci_key('$b'), findings.cocci_key('$b') == findings.cocci_key('$c')")
 	echo "moved report matches, other message matches: $r"
 	[ "$r" = "True False" ] || { fail "moved: $r, expected True False"; return 1; }
 	# Findings count as multisets: a second report equal to one the
 	# parent has (after a moved one) is new, a moved one alone is not.
-	r=$(gate_py "len(gate.new_findings(['$a'], ['$b', '$b'], gate.cocci_key)), len(gate.new_findings(['$a'], ['$b'], gate.cocci_key)), gate.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
+	r=$(gate_py "len(findings.new_findings(['$a'], ['$b', '$b'], findings.cocci_key)), len(findings.new_findings(['$a'], ['$b'], findings.cocci_key)), findings.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
 	echo "a report twice where the parent had it once, once, warnings: $r"
 	[ "$r" = "1 0 ['x', 'w']" ] || { fail "multiset: $r, expected 1 0 ['x', 'w']"; return 1; }
 	# A compiler warning at two lines of a file is two; a header's at one
 	# line, printed once per object that includes it, is one.
-	r=$(gate_py "len(gate.compiler_warnings('$KSRC/a.c:3:1: warning: unused x\n$KSRC/a.c:9:1: warning: unused x\n$KSRC/a.h:2:5: warning: y\n$KSRC/a.h:2:5: warning: y', '$KSRC', ['a.c', 'a.h']))")
+	r=$(gate_py "len(findings.compiler_warnings('$KSRC/a.c:3:1: warning: unused x\n$KSRC/a.c:9:1: warning: unused x\n$KSRC/a.h:2:5: warning: y\n$KSRC/a.h:2:5: warning: y', '$KSRC', ['a.c', 'a.h']))")
 	echo "warnings of a.c twice at two lines and a.h twice at one: $r"
 	[ "$r" = 3 ] || { fail "compiler_warnings: $r, expected 3"; return 1; }
 }
@@ -229,13 +230,13 @@ test_gate_cocci_moved_report() {
 # and the host tools' versions.
 test_gate_key_covers_untracked() {
 	local f=$TOP/qemu/checks/zz-untracked-selftest.sh h0 h1 v
-	h0=$(gate_py "gate.tooling_hash()")
+	h0=$(gate_py "cache.tooling_hash()")
 	printf '# gate:\n. /checks/lib.sh\npass selftest\n' > "$f"
-	h1=$(gate_py "gate.tooling_hash()") || true
+	h1=$(gate_py "cache.tooling_hash()") || true
 	rm -f "$f"
 	echo "key: $h0 (clean), $h1 (with an untracked check)"
 	[ -n "$h0" ] && [ "$h0" != "$h1" ] || { fail "an untracked guest check does not change the key"; return 1; }
-	v=$(gate_py "gate.tool_versions()")
+	v=$(gate_py "cache.tool_versions()")
 	echo "$v"
 	for p in gcc-12 sparse coccinelle qemu-system-x86 seabios busybox-static python3-docutils codespell; do
 		grep -q "^$p " <<<"$v" || { fail "the key lacks the version of $p"; return 1; }

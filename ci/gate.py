@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gatelib.env import CONFIGS  # noqa: E402
 from gatelib.pipeline import gitlab_pipeline  # noqa: E402
-from gatelib.plan import cell_args, list_cells  # noqa: E402
+from gatelib.plan import cell_args, list_cells, make_plan, read_plan  # noqa: E402
 from gatelib.report import merge  # noqa: E402
 from gatelib.runner import Gate  # noqa: E402
 
@@ -65,23 +65,41 @@ def main():
     ap.add_argument("--no-cache", action="store_true", help="ignore cached passes")
     ap.add_argument("--list-cells", action="store_true",
                     help="print the cells (of --checks and --configs) as a JSON list and exit")
-    ap.add_argument("--format", choices=["json", "gitlab"], default="json",
-                    help="--list-cells as a JSON list, or as a GitLab CI child pipeline")
     ap.add_argument("--cell", help="run one cell of --list-cells (e.g. 0005:build:i386)")
+    ap.add_argument("--native-from", nargs="+", metavar="FILE",
+                    help="the cross column's native lists: the native.json of build runs "
+                         "(default: this run's object directories)")
+    ap.add_argument("--write-plan", metavar="FILE",
+                    help="write the pipeline's plan (its jobs, their cells and tests; "
+                         "--only applies) to FILE and exit")
+    ap.add_argument("--tests", default=None,
+                    help="with --write-plan: the suite's tests the plan runs, comma-separated "
+                         "(default: all of ci/run-tests.sh --list)")
+    ap.add_argument("--plan", metavar="FILE", help="the plan, for --pipeline and --merge")
+    ap.add_argument("--pipeline", action="store_true",
+                    help="print the GitLab child pipeline of --plan and exit")
     ap.add_argument("--merge", nargs="+", metavar=("OUT", "DIR"),
-                    help="merge the GATE_LOGS directories DIR... of cells run apart into OUT")
+                    help="merge the log directories DIR... of runs made apart into OUT; "
+                         "with --plan, those of the pipeline's jobs, held to the plan")
     a = ap.parse_args()
     a.configs = [c for c in a.configs.split(",") if c]
     a.checks = [c for c in a.checks.split(",") if c]
     a.only = None if a.only is None else {int(x) for x in a.only.split(",")}
     if a.list_cells:
-        cells = list_cells(a.configs, a.checks)
-        print(gitlab_pipeline(cells) if a.format == "gitlab" else json.dumps(cells))
+        print(json.dumps(list_cells(a.configs, a.checks)))
+        return
+    if a.write_plan:
+        Path(a.write_plan).write_text(json.dumps(make_plan(a.only, a.tests.split(",") if a.tests else None), indent=1) + "\n")
+        return
+    if a.pipeline:
+        if not a.plan:
+            sys.exit("gate: --pipeline needs --plan FILE")
+        print(gitlab_pipeline(read_plan(a.plan)))
         return
     if a.merge:
         if len(a.merge) < 2:
             sys.exit("gate: --merge OUT DIR...")
-        merge(a.merge[0], a.merge[1:])
+        merge(a.merge[0], a.merge[1:], read_plan(a.plan) if a.plan else None)
     if a.cell:
         cell_args(a, a.cell)
     Gate(a).main()
@@ -89,4 +107,3 @@ def main():
 
 if __name__ == "__main__":
     main()
-

@@ -30,6 +30,7 @@ class BootChecks:
             rc, out = self.build("x86_64")
             if rc != 0:
                 self.store(p, col, "fail", "x86_64 does not build", out)
+                self.store(p, "abi", "fail", "no boot: x86_64 does not build", "")
                 return
             self.built_at["x86_64"] = p.commit
         run_checks = []
@@ -55,6 +56,7 @@ class BootChecks:
             if rc != 0 or not suite.strip():
                 self.store(p, col, "fail", "CONFIG_SYSDEV_KUNIT_TEST=y but no sysdev "
                            "KUnit suite in the tree: %s" % suite.strip(), suite)
+                self.store(p, "abi", "fail", "no boot: no KUnit suite to expect", "")
                 return
             cmd += ["-K", suite.strip()]
         if allowed.exists():

@@ -143,11 +143,14 @@ class BuildChecks:
             cfiles = self.includers(p, p.commit)
             if not full:
                 ref = self.objdir(OBJS_ONLY.get(name, name))
+                na = "%s builds none of %s" % (OBJS_ONLY.get(name, name), " ".join(cfiles) or "no C file")
                 if not any((ref / (f[:-2] + ".o")).exists() for f in cfiles):
+                    self.record(p.num, col, "n/a", na, "")
                     continue
                 t0 = time.time()
                 rc, out, found, objs = self.build_at(name, cfiles, p.src_files(), objs_only=True)
                 if rc == 0 and not objs:
+                    self.record(p.num, col, "n/a", na, out)
                     continue
                 detail = "objects only (%d): %.0fs" % (len(objs), time.time() - t0)
                 old = self.before_objs(p, name, cfiles) if rc == 0 and found else []

@@ -1,6 +1,7 @@
 """The Gate: runs the selected checks over the selected patches, in the
 order of a serial run, and writes the report."""
 
+import json
 import shutil
 import sys
 import time
@@ -11,7 +12,7 @@ from .cache import VerdictCache, tooling_hash
 from .cross import CrossChecks
 from .env import CACHE, GATE_LOGS, KSRC, OBJS_ONLY, OUTGOING, PATCH_CHECKS, PRIMARY, git, run
 from .lint import LintChecks
-from .plan import series_patches
+from .plan import expected_cells, series_patches
 from .report import write_report
 from .series import SeriesChecks
 
@@ -33,7 +34,7 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
         log = self.logdir / ("%s.%s.log" % (row, col.replace(":", "-")))
         log.write_text(log_text)
         self.results[(row, col)] = (status, detail, log)
-        mark = {"pass": "ok    ", "fail": "FAIL  ", "skip": "skip  "}[status]
+        mark = {"pass": "ok    ", "fail": "FAIL  ", "n/a": "n/a   "}[status]
         print("gate: %s %-10s %-14s %s" % (mark, row, col, detail), flush=True)
 
     def progress(self, what):
@@ -76,10 +77,9 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
             self.before = {}
             configs = a.configs if "build" in want else []
             cols_of = lambda p: ["build:" + n for n in configs] + \
-                (["boot", "abi"] if "boot" in want else []) + \
-                (["cross"] if "cross" in want else [])
+                (["boot", "abi"] if "boot" in want else [])
             for p in sel:
-                for col in cols_of(p):
+                for col in cols_of(p) + (["cross"] if "cross" in want else []):
                     self.results_cached[(p.num, col)] = self.cached(p, col)
             # A secondary configuration never built here is built at the
             # last selected patch first: its objects tell which files it
@@ -108,13 +108,28 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
                     self.check_builds(p, nxt, configs, last)
                 if "boot" in want:
                     self.check_boot(p)
-                if "cross" in want:
-                    self.check_cross(p, configs)
                 self.done = i + 1
+            # What each configuration built, as its object directory has it
+            # at the end of the walk: the cross column's native list, here
+            # and (as native.json) in the pipeline's cross job.
+            if configs:
+                (self.logdir / "native.json").write_text(json.dumps(
+                    self.native_sources(configs, self.series_c), indent=1))
+            if "cross" in want:
+                native = self.load_native(a.configs, self.series_c)
+                for p in sel:
+                    if not self.results_cached[(p.num, "cross")]:
+                        git("checkout", "-q", "--detach", p.commit)
+                        self.check_cross(p, native)
             if "series" in want:
                 self.series_checks(patches)
         finally:
             git("checkout", "-q", orig)
+        # Every cell of the selection has a verdict (pass, fail or n/a): a
+        # cell no runner recorded is a failure, never a hole in the table.
+        for row, col in expected_cells([p.num for p in sel], a.checks, a.configs):
+            if (row, col) not in self.results:
+                self.record(row, col, "fail", "no verdict: no check recorded this cell", "")
         self.report(sel, time.time() - t0)
 
     def report(self, patches, secs):

@@ -3,8 +3,10 @@
 # working branch; the report goes to $LOG_ROOT/gate/report.md.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
-case "${1:-}" in
--h|--help|--merge) ;;
+# What needs no kernel tree: the help, a merge of results, the pipeline
+# of a plan.
+case " $* " in
+*" -h "*|*" --help "*|*" --merge "*|*" --pipeline "*) ;;
 *)	require_tree
 	# checkpatch, kernel-doc, coccinelle and the ABI baseline come from the
 	# unpatched tree: make its worktree if this is the first gate run

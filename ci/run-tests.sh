@@ -27,6 +27,7 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	bash "$TOP/scripts/install-deps.sh" --check || die "run as root to install the missing packages"
 fi
+rm -f "$TLOG/suite.tsv"
 TEST_PLAN=("${selected[@]}")
 for t in "${selected[@]}"; do run_test "$t"; done
 summary

@@ -34,6 +34,8 @@ RULES = [
      "run bash ci/gate.sh --only 3 --checks build --configs i386"),
     (r"^bash ci/gate\.sh --only 5$", "run bash ci/gate.sh --only 5"),
     (r"^bash ci/gate\.sh\s*$", "test gate"),
+    (r"^bash ci/gate\.sh --write-plan plan\.json$|^bash ci/gate\.sh --plan plan\.json --pipeline",
+     "test gate_pipeline"),
     (r"^make -C <objdir>", "not run: how ci/perf/run-perf.sh builds its module (make perf)"),
     (r"^git rebase -i\b", "not run: interactive"),
     (r"^git rebase sysdev-base --exec", "not run: re-signs the series with the sender's identity"),

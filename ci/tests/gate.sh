@@ -5,7 +5,7 @@ ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
 	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
 	gate_catches_boot_break gate_catches_cross_break maintainers_notes
 	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked
-	gate_cells_merge documented_commands gate_cocci_moved_report)
+	gate_pipeline documented_commands gate_cocci_moved_report)
 
 # Every cell of the gate's table counts as one test of the suite.
 # This test itself passes when the gate ran to its end (its report and its
@@ -194,12 +194,13 @@ test_gate_catches_swapped_warning() {
 	kgit branch -D -q "$branch"
 }
 
-# gate_py EXPR: print a Python expression over ci/gate.py's module.
+# gate_py EXPR: print a Python expression over the gate's modules
+# (ci/gatelib: cache, findings, plan, report).
 gate_py() {
 	env TOP="$TOP" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$BUILD_ROOT" \
 		OUTGOING="$OUTGOING" BASE_TAG="$BASE_TAG" WORK_BRANCH="$WORK_BRANCH" \
 		SYSDEV_CACHE="$SYSDEV_CACHE" LOG_ROOT="$LOG_ROOT" \
-		python3 -c "import sys; sys.path.insert(0, '$TOP/ci'); import gate; print($1)"
+		python3 -c "import sys; sys.path.insert(0, '$TOP/ci'); from gatelib import cache, findings, plan, report; print($1)"
 }
 
 # A coccinelle report that only moved (its position and the line its
@@ -210,17 +211,17 @@ test_gate_cocci_moved_report() {
 	local b='drivers/base/node.c:540:9-10: ERROR: iterator variable bound on line 538 cannot be NULL  [itnull.cocci]'
 	local c='drivers/base/node.c:540:9-10: ERROR: iterator variable bound on line 538 cannot be zero  [itnull.cocci]'
 	local r
-	r=$(gate_py "gate.cocci_key('$a') == gate.cocci_key('$b'), gate.cocci_key('$b') == gate.cocci_key('$c')")
+	r=$(gate_py "findings.cocci_key('$a') == findings.cocci_key('$b'), findings.cocci_key('$b') == findings.cocci_key('$c')")
 	echo "moved report matches, other message matches: $r"
 	[ "$r" = "True False" ] || { fail "moved: $r, expected True False"; return 1; }
 	# Findings count as multisets: a second report equal to one the
 	# parent has (after a moved one) is new, a moved one alone is not.
-	r=$(gate_py "len(gate.new_findings(['$a'], ['$b', '$b'], gate.cocci_key)), len(gate.new_findings(['$a'], ['$b'], gate.cocci_key)), gate.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
+	r=$(gate_py "len(findings.new_findings(['$a'], ['$b', '$b'], findings.cocci_key)), len(findings.new_findings(['$a'], ['$b'], findings.cocci_key)), findings.new_findings(['w', 'w'], ['w', 'x', 'w', 'w'])")
 	echo "a report twice where the parent had it once, once, warnings: $r"
 	[ "$r" = "1 0 ['x', 'w']" ] || { fail "multiset: $r, expected 1 0 ['x', 'w']"; return 1; }
 	# A compiler warning at two lines of a file is two; a header's at one
 	# line, printed once per object that includes it, is one.
-	r=$(gate_py "len(gate.compiler_warnings('$KSRC/a.c:3:1: warning: unused x\n$KSRC/a.c:9:1: warning: unused x\n$KSRC/a.h:2:5: warning: y\n$KSRC/a.h:2:5: warning: y', '$KSRC', ['a.c', 'a.h']))")
+	r=$(gate_py "len(findings.compiler_warnings('$KSRC/a.c:3:1: warning: unused x\n$KSRC/a.c:9:1: warning: unused x\n$KSRC/a.h:2:5: warning: y\n$KSRC/a.h:2:5: warning: y', '$KSRC', ['a.c', 'a.h']))")
 	echo "warnings of a.c twice at two lines and a.h twice at one: $r"
 	[ "$r" = 3 ] || { fail "compiler_warnings: $r, expected 3"; return 1; }
 }
@@ -229,57 +230,124 @@ test_gate_cocci_moved_report() {
 # and the host tools' versions.
 test_gate_key_covers_untracked() {
 	local f=$TOP/qemu/checks/zz-untracked-selftest.sh h0 h1 v
-	h0=$(gate_py "gate.tooling_hash()")
+	h0=$(gate_py "cache.tooling_hash()")
 	printf '# gate:\n. /checks/lib.sh\npass selftest\n' > "$f"
-	h1=$(gate_py "gate.tooling_hash()") || true
+	h1=$(gate_py "cache.tooling_hash()") || true
 	rm -f "$f"
 	echo "key: $h0 (clean), $h1 (with an untracked check)"
 	[ -n "$h0" ] && [ "$h0" != "$h1" ] || { fail "an untracked guest check does not change the key"; return 1; }
-	v=$(gate_py "gate.tool_versions()")
+	v=$(gate_py "cache.tool_versions()")
 	echo "$v"
 	for p in gcc-12 sparse coccinelle qemu-system-x86 seabios busybox-static python3-docutils codespell; do
 		grep -q "^$p " <<<"$v" || { fail "the key lacks the version of $p"; return 1; }
 	done
 }
 
-# The CI fan-out (ci/gitlab-ci.yml): the cells of --list-cells run one by
-# one, each in its own log directory, then --merge, give the results of a
-# serial run, cell for cell (status and detail); on the cheap cells of
-# patches 1 and 2 and the series checks.  The generated GitLab pipeline
-# has a job per cell and the merge job.
-test_gate_cells_merge() {
+# The pipeline (ci/gitlab-ci.yml): a slice of make test, patches 1-2 and
+# two of the suite's tests, run job by job through ci/pipeline-job.sh as
+# the child pipeline's jobs run (one of every kind: lint, each build job,
+# boot, cross on an empty object root as a fresh runner has it, a suite
+# job), then merged and held to the plan.  Every merged cell must equal
+# the serial gate's of this make test (the test "gate", which runs
+# before), every test the suite's verdict, and the count that of the same
+# slice of the serial run.  Then the merge must fail on each way a job
+# can lose results (pipeline_merge_fails), and a job must refuse another
+# linux-source version than the plan's.
+test_gate_pipeline() {
+	local d=$TLOG/pipeline serial=$TLOG/gate.results.tsv j kpkg script n want got
+	[ -s "$serial" ] || { fail "no results of the serial gate ($serial): run the test gate first"; return 1; }
 	selftest_passed_before && return 0
-	local d=$TLOG/cells cells c
+	rm -rf "$d" "$TOP/job-logs"
+	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"
-	rm -rf "$d"; mkdir -p "$d/cell"
-	cells=$(bash "$TOP/ci/gate.sh" --list-cells --checks message,checkpatch,inline,rst,series |
-		python3 -c 'import json, sys; print(" ".join(c for c in json.load(sys.stdin) if c[:5] in ("0001:", "0002:") or c == "series"))')
-	echo "cells: $cells"
-	[ "$(wc -w <<<"$cells")" -eq 9 ] || { fail "expected 9 cells, got: $cells"; return 1; }
-	GATE_LOGS=$d/serial bash "$TOP/ci/gate.sh" --no-cache --only 1,2 \
-		--checks message,checkpatch,inline,rst,series > "$d/serial.out" 2>&1 || { cat "$d/serial.out"; fail "the serial run failed"; return 1; }
-	for c in $cells; do
-		GATE_LOGS=$d/cell/${c//:/_} bash "$TOP/ci/gate.sh" --no-cache --cell "$c" > "$d/cell-${c//:/_}.out" 2>&1 ||
-			{ cat "$d/cell-${c//:/_}.out"; fail "cell $c failed"; return 1; }
+	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
+	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.json"
+	# each job's script line and linux-source version as the child
+	# pipeline has them
+	python3 -c 'import json, sys
+for name, job in json.load(open(sys.argv[1])).items():
+    if name != "stages":
+        print("\t".join([name, job.get("variables", {}).get("SYSDEV_KPKG", ""), job["script"][-1]]))' \
+		"$d/pipeline.json" > "$d/jobs"
+	cut -f1 "$d/jobs" | tr '\n' ' '
+	echo
+	for j in lint build-x86_64 build-i386 build-nopm build-nosmp build-nonuma boot cross suite-workbench merge; do
+		grep -q "^$j"$'\t' "$d/jobs" || { fail "the pipeline has no job $j"; return 1; }
 	done
-	bash "$TOP/ci/gate.sh" --merge "$d/merged" "$d"/cell/* | tee "$d/merge.out"
-	[ "$(tail -n 1 "$d/merge.out")" = "$(tail -n 1 "$d/serial.out")" ] ||
-		{ fail "merge counted '$(tail -n 1 "$d/merge.out")', the serial run '$(tail -n 1 "$d/serial.out")'"; return 1; }
-	grep -qx "14 passed, 0 failed" "$d/merge.out" || { fail "expected 14 passing results (8 cells, 6 series checks)"; return 1; }
-	diff <(cut -f1-4 "$d/serial/results.tsv" | sort) <(cut -f1-4 "$d/merged/results.tsv" | sort) ||
-		{ fail "the merged results differ from the serial run's"; return 1; }
-	# a cell missing from the merge is named, not silently dropped
-	expect_fail merge "has no results.tsv" bash "$TOP/ci/gate.sh" --merge "$d/merged2" "$d"/cell/* "$d/nonexistent" || return 1
-	bash "$TOP/ci/gate.sh" --list-cells --format gitlab > "$d/pipeline.json"
-	python3 - "$d/pipeline.json" "$(bash "$TOP/ci/gate.sh" --list-cells | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" <<'PY' || { fail "the GitLab pipeline is not one job per cell plus merge"; return 1; }
-import json, sys
-p = json.load(open(sys.argv[1]))
-cells = [k for k in p if k.startswith("cell ")]
-assert len(cells) == int(sys.argv[2]), (len(cells), sys.argv[2])
-assert p["merge"]["stage"] == "merge" and "--merge" in p["merge"]["script"][0]
-assert all("--cell " + k[5:] in p[k]["script"][-1] for k in cells)
-print("pipeline: %d cell jobs and a merge job" % len(cells))
-PY
+	[ "$(wc -l < "$d/jobs")" -eq 10 ] || { fail "the slice's pipeline has $(wc -l < "$d/jobs") jobs, not 10"; return 1; }
+	# Run them here, in the repository as a runner checks it out (a job
+	# writes job-logs/, the merge plan.json and make-test-report/ there;
+	# moved aside at the end), each with a log root of its own (the nested
+	# run-tests.sh must not touch this one's).  The cross job gets an
+	# empty object root: its native lists come from the build jobs'
+	# native.json only, as on a fresh runner.  The merge job runs its
+	# script, the plan it carries included, as the pipeline has it.
+	rm -rf "$TOP/plan.json" "$TOP/make-test-report"
+	while IFS=$'\t' read -r j kpkg script; do
+		[ "$j" != merge ] || continue
+		echo "== job $j ($kpkg): $script"
+		[ -n "$kpkg" ] || { fail "job $j has no SYSDEV_KPKG"; return 1; }
+		(cd "$TOP" && env LOG_ROOT="$d/logs-$j" SYSDEV_KPKG="$kpkg" \
+			BUILD_ROOT="$( [ "$j" = cross ] && echo "$d/empty-build" || echo "$BUILD_ROOT")" \
+			bash -c "$script") > "$d/$j.out" 2>&1 ||
+			{ tail -n 20 "$d/$j.out"; fail "job $j failed"; return 1; }
+	done < "$d/jobs"
+	echo "== job merge"
+	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["merge"]["script"]))' \
+		"$d/pipeline.json" > "$d/merge.sh"
+	(cd "$TOP" && bash -e "$d/merge.sh") > "$d/merge.out" 2>&1 || true
+	cat "$d/merge.out"
+	mv "$TOP/job-logs" "$TOP/plan.json" "$d/"
+	mv "$TOP/make-test-report" "$d/merged"
+	mv "$d/plan.json" "$d/plan-of-merge.json"
+	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+		"$d/plan.json" "$d/plan-of-merge.json" || { fail "the merge job's plan is not the plan job's"; return 1; }
+	# cells: as the serial run's (status and detail, "(cached)" aside)
+	diff <(grep -E '^(v[0-9]+-)?000[12]-|^series' "$serial" | cut -f1-4 | sed 's/ (cached)$//' | sort) \
+	     <(cut -f1-4 "$d/merged/results.tsv" | sed 's/ (cached)$//' | sort) ||
+		{ fail "the pipeline's cells differ from the serial gate's"; return 1; }
+	# the count: the slice's cells and tests in the serial run, and "gate"
+	n=$(grep -E '^(v[0-9]+-)?000[12]-|^series' "$serial" | grep -c $'\tpass\t')
+	n=$((n + $(grep -c $'\tpass\t' "$d/job-logs/suite-workbench/suite.tsv")))
+	want="$((n + 1)) passed, 0 failed"	# and the test "gate"
+	got=$(tail -n 1 "$d/merge.out")
+	echo "count: $got (serial slice: $want)"
+	[ "$got" = "$want" ] || { fail "the merge counted '$got', the serial run's slice '$want'"; return 1; }
+	pipeline_merge_fails "$d" || return 1
+	expect_fail kpkg "the plan is for 'linux-source-6.12 0-bogus'" env SYSDEV_KPKG="linux-source-6.12 0-bogus" \
+		LOG_ROOT="$d/logs-kpkg" bash "$TOP/ci/pipeline-job.sh" gate lint --only 1 --checks message || return 1
+	rm -rf "$TOP/job-logs"
+}
+
+# pipeline_merge_fails DIR: the merge of DIR/job-logs, held to
+# DIR/plan.json, fails naming the reason on each defect put into a copy.
+pipeline_merge_fails() {
+	local d=$1
+	merge_broken "$d" "job boot: no results" 'rm -r boot' &&
+	merge_broken "$d" "job lint: no results.tsv" 'rm lint/results.tsv' &&
+	merge_broken "$d" "job build-i386: no verdict on cell 0002 build:i386" \
+		'grep -v -P "^\S*0002\S*\tbuild:i386\t" build-i386/results.tsv > x; mv x build-i386/results.tsv' &&
+	merge_broken "$d" "cell 0001 message given twice" \
+		'grep -P "^\S*0001\S*\tmessage\t" lint/results.tsv > x; cat x >> lint/results.tsv' &&
+	merge_broken "$d" "job boot: cell 0003 message is not in its plan" \
+		'printf "0003-x.patch\tmessage\tpass\tx\tx.log\n" >> boot/results.tsv' &&
+	merge_broken "$d" "cell 0001 message given by lint and cross" \
+		'grep -P "^\S*0001\S*\tmessage\t" lint/results.tsv >> cross/results.tsv' &&
+	merge_broken "$d" "job suite-workbench: test log_judge did not run" \
+		'grep -v "^log_judge" suite-workbench/suite.tsv > x; mv x suite-workbench/suite.tsv' &&
+	merge_broken "$d" "no job build-arm in the plan" 'cp -r lint build-arm'
+}
+
+# merge_broken DIR REGEX EDIT: a copy of DIR/job-logs changed by the shell
+# command EDIT (run in the copy) must fail the merge with REGEX.
+merge_broken() {
+	local d=$1 re=$2 edit=$3 c=$1/broken
+	rm -rf "$c"
+	cp -r "$d/job-logs" "$c"
+	(cd "$c" && eval "$edit" && rm -f x)
+	expect_fail "merge after: $edit" "$re" bash "$TOP/ci/gate.sh" --plan "$d/plan.json" \
+		--merge "$d/merged-broken" "$c"/* || return 1
 }
 
 test_maintainers_notes() {

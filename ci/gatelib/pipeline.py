@@ -1,0 +1,60 @@
+"""The GitLab CI child pipeline of make test, from the plan
+(plan.make_plan()): one job per gate job and per suite job, all started
+at once but the cross job (it reads the build jobs' native.json), then a
+merge job that holds their results to the plan and prints one report of
+the whole make test.  Every job runs ci/pipeline-job.sh."""
+
+import base64
+import gzip
+import json
+
+
+def gitlab_pipeline(plan):
+    """The child pipeline as JSON (which YAML includes)."""
+    def job(kind, name, args, needs=()):
+        return {
+            "stage": "jobs",
+            "image": "debian:12",
+            "timeout": "3h",
+            "needs": list(needs),
+            "variables": {"SYSDEV_CACHE": "$CI_PROJECT_DIR/.sysdev-cache",
+                          "SYSDEV_KPKG": plan["kpkg"]},
+            # one cache per job, carried from pipeline to pipeline: its
+            # ccache and the gate's passes (keyed as in make test); no
+            # two jobs write the same cache
+            "cache": {"key": "sysdev-%s" % name,
+                      "paths": [".sysdev-cache/ccache", ".sysdev-cache/gate-cache",
+                                ".sysdev-cache/verdicts"]},
+            "script": ["bash ci/pipeline-job.sh %s %s %s" % (kind, name, " ".join(args))],
+            "artifacts": {"when": "always", "paths": ["job-logs/" + name]},
+        }
+
+    jobs = {"stages": ["jobs", "merge"]}
+    builds = []
+    for j in plan["gate_jobs"]:
+        args = ["--checks", ",".join(j["checks"])]
+        if j["configs"]:
+            args += ["--configs", ",".join(j["configs"])]
+        if plan.get("only"):
+            args += ["--only", ",".join(map(str, plan["only"]))]
+        needs = []
+        if j["name"] == "cross":
+            needs = [{"job": b, "artifacts": True} for b in builds]
+            args += ["--native-from"] + ["job-logs/%s/native.json" % b for b in builds]
+        elif j["name"].startswith("build-"):
+            builds.append(j["name"])
+        jobs[j["name"]] = job("gate", j["name"], args, needs)
+    for j in plan["suite_jobs"]:
+        jobs[j["name"]] = job("suite", j["name"], j["tests"])
+    names = [n for n in jobs if n != "stages"]
+    packed = base64.b64encode(gzip.compress(json.dumps(plan).encode(), mtime=0)).decode()
+    jobs["merge"] = {
+        "stage": "merge",
+        "image": "debian:12",
+        "when": "always",
+        "needs": [{"job": n, "artifacts": True} for n in names],
+        "script": ["echo %s | base64 -d | gunzip > plan.json" % packed,
+                   "bash ci/pipeline-job.sh merge merge job-logs/*"],
+        "artifacts": {"when": "always", "paths": ["make-test-report"]},
+    }
+    return json.dumps(jobs, indent=1)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One job of the GitLab pipeline (the child pipeline that ci/gitlab-ci.yml
+# makes with ci/gate.sh --pipeline): the job's setup, then its part of
+# make test, its logs in job-logs/NAME.
+#   gate NAME GATE-ARGS...   a serial gate run (ci/gate.sh GATE-ARGS)
+#   suite NAME TEST...       tests of the suite (ci/run-tests.sh TEST...)
+#   merge NAME DIR...        the merge of the jobs' DIRs, held to ./plan.json
+set -euo pipefail
+usage() { echo "usage: ${0##*/} gate NAME GATE-ARGS... | suite NAME TEST... | merge NAME DIR..."; }
+[ $# -ge 2 ] || { usage >&2; exit 2; }
+kind=$1 name=$2
+shift 2
+. "$(dirname "$0")/../scripts/lib.sh"
+case $kind in
+merge)
+	# python3 and git are all a merge needs
+	command -v python3 >/dev/null && command -v git >/dev/null || {
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			python3 git >/dev/null
+	}
+	[ -f plan.json ] || die "merge: no plan.json here"
+	exec bash "$TOP/ci/gate.sh" --plan plan.json --merge "$TOP/make-test-report" "$@" ;;
+gate|suite) ;;
+*)	usage >&2; exit 2 ;;
+esac
+bash "$TOP/scripts/install-deps.sh"
+# Every job of one pipeline judges the same base: the plan job wrote the
+# package version it installed into SYSDEV_KPKG.
+have=$(dpkg-query -W -f '${Package} ${Version}' "$KPKG" 2>/dev/null || true)
+[ -z "${SYSDEV_KPKG:-}" ] || [ "$have" = "$SYSDEV_KPKG" ] ||
+	die "job $name: the plan is for '$SYSDEV_KPKG', this runner has '${have:-no $KPKG}'"
+bash "$TOP/scripts/prepare-tree.sh"
+bash "$TOP/scripts/apply-series.sh"
+out=$TOP/job-logs/$name
+rm -rf "$out"
+mkdir -p "$out"
+case $kind in
+gate)	GATE_LOGS=$out exec bash "$TOP/ci/gate.sh" "$@" ;;
+suite)	rc=0
+	bash "$TOP/ci/run-tests.sh" "$@" || rc=$?
+	cp -r "$LOG_ROOT/tests/." "$out/"
+	exit $rc ;;
+esac

@@ -261,14 +261,14 @@ test_gate_pipeline() {
 	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"
 	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
-	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.json"
+	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
 	# each job's script line and linux-source version as the child
 	# pipeline has them
 	python3 -c 'import json, sys
 for name, job in json.load(open(sys.argv[1])).items():
     if name != "stages":
         print("\t".join([name, job.get("variables", {}).get("SYSDEV_KPKG", ""), job["script"][-1]]))' \
-		"$d/pipeline.json" > "$d/jobs"
+		"$d/pipeline.yml" > "$d/jobs"
 	cut -f1 "$d/jobs" | tr '\n' ' '
 	echo
 	for j in lint build-x86_64 build-i386 build-nopm build-nosmp build-nonuma boot cross suite-workbench merge; do
@@ -294,7 +294,7 @@ for name, job in json.load(open(sys.argv[1])).items():
 	done < "$d/jobs"
 	echo "== job merge"
 	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["merge"]["script"]))' \
-		"$d/pipeline.json" > "$d/merge.sh"
+		"$d/pipeline.yml" > "$d/merge.sh"
 	(cd "$TOP" && bash -e "$d/merge.sh") > "$d/merge.out" 2>&1 || true
 	cat "$d/merge.out"
 	mv "$TOP/job-logs" "$TOP/plan.json" "$d/"

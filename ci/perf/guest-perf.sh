@@ -13,7 +13,9 @@ mark() { echo "SYSDEV-PERF $*" > /dev/kmsg; }
 rtc=/sys/class/rtc/rtc0
 
 if [ "${perf_module:-0}" = 1 ]; then
-	if insmod /perf/sysdev_perf.ko ${perf_module_args:-}; then
+	# the kernel command line carries the module's parameters joined by
+	# commas (perf_module_args=reps=3,count=10000)
+	if insmod /perf/sysdev_perf.ko $(echo "${perf_module_args:-}" | tr , " "); then
 		mark "module loaded"
 	else
 		fail "insmod sysdev_perf.ko failed"

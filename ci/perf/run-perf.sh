@@ -15,7 +15,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-t SECONDS] [-o DIR]
+usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-N COUNT] [-t SECONDS] [-o DIR]
   -b          build the kernels, then stop (to boot them later with -B)
   -B          do not build: measure the object directories as they are
   -M          no module: only suspend cycles and boots
@@ -24,13 +24,14 @@ usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] 
               with -o DIR of an earlier run, boots that passed are kept
   -n BOOTS    boots of base and head for the boot time (default 5)
   -c CYCLES   pm_test=core and suspend-to-RAM cycles of each kernel (default 20)
-  -r REPS     rounds of 10,000 registrations of each kind (default 3)
+  -r REPS     rounds of registrations of each kind (default 3)
+  -N COUNT    devices registered per round (default 10000)
   -t SECONDS  timeout of one boot (default 900)
   -o DIR      raw data directory (default \$SYSDEV_CACHE/perf/<date>)
 USAGE
 }
-build=1 build_only=0 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 timeout=900 out=""
-while getopts "bBMLK:n:c:r:t:o:h" opt; do
+build=1 build_only=0 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 count=10000 timeout=900 out=""
+while getopts "bBMLK:n:c:r:N:t:o:h" opt; do
 	case $opt in
 	b) build_only=1 ;;
 	B) build=0 ;;
@@ -40,6 +41,7 @@ while getopts "bBMLK:n:c:r:t:o:h" opt; do
 	n) boots=$OPTARG ;;
 	c) cycles=$OPTARG ;;
 	r) reps=$OPTARG ;;
+	N) count=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	o) out=$OPTARG ;;
 	h) usage; exit 0 ;;
@@ -48,6 +50,10 @@ while getopts "bBMLK:n:c:r:t:o:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || { usage >&2; exit 2; }
+for n in "$boots" "$reps" "$count" "$timeout"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || { usage >&2; die "'$n' is not a positive number"; }
+done
+[[ $cycles =~ ^[0-9]+$ ]] || { usage >&2; die "-c: '$cycles' is not a number"; }
 for k in $kernels; do
 	case $k in base|head|lockdep) ;; *) usage >&2; die "-K: no kernel '$k' (base, head, lockdep)" ;; esac
 done
@@ -166,7 +172,7 @@ boot_one() { # KERNEL INDEX FULL
 		[ "$k" = lockdep ] && c=0
 		extra="perf_module=0 perf_cycles=$c"
 		[ -f "$out/module-$k/sysdev_perf.ko" ] &&
-			extra="perf_module=1 perf_module_args=reps=$reps perf_cycles=$c"
+			extra="perf_module=1 perf_module_args=reps=$reps,count=$count perf_cycles=$c"
 	fi
 	echo "$k $i $(date -u +%H:%M:%S) loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	note "boot $i of $k: $extra"

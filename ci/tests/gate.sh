@@ -250,9 +250,10 @@ test_gate_key_covers_untracked() {
 # job), then merged and held to the plan.  Every merged cell must equal
 # the serial gate's of this make test (the test "gate", which runs
 # before), every test the suite's verdict, and the count that of the same
-# slice of the serial run.  Then the merge must fail on each way a job
-# can lose results (pipeline_merge_fails), and a job must refuse another
-# linux-source version than the plan's.
+# slice of the serial run.  Both pipelines must pass GitLab's schema.  Then
+# the merge must fail on each way a job can lose results
+# (pipeline_merge_fails), and a job must refuse another linux-source
+# version than the plan's.
 test_gate_pipeline() {
 	local d=$TLOG/pipeline serial=$TLOG/gate.results.tsv j kpkg script n want got
 	[ -s "$serial" ] || { fail "no results of the serial gate ($serial): run the test gate first"; return 1; }
@@ -262,6 +263,14 @@ test_gate_pipeline() {
 	bash "$TOP/scripts/apply-series.sh"
 	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
+	# GitLab's schema, as gitlab-ci-local holds a file to it: the project's
+	# pipeline and the child pipeline pass; a trigger that includes its
+	# child by a name not ending in .yml (v9's pipeline.json) fails
+	bash "$TOP/ci/gitlab-local.sh" --check "$TOP/ci/gitlab-ci.yml" "$d/pipeline.yml" ||
+		{ fail "GitLab's schema does not take the pipeline"; return 1; }
+	sed 's/artifact: pipeline\.yml/artifact: pipeline.json/' "$TOP/ci/gitlab-ci.yml" > "$d/json-name.yml"
+	expect_fail schema "artifact.*not expected|not valid" \
+		bash "$TOP/ci/gitlab-local.sh" --check "$d/json-name.yml" || return 1
 	# each job's script line and linux-source version as the child
 	# pipeline has them
 	python3 -c 'import json, sys

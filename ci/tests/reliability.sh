@@ -77,9 +77,19 @@ REL_CONVERTED="lapic i8259"
 # and checked out at its head (the gate leaves the tree where it found it,
 # which need not be the head).
 rel_head() {
-	bash "$TOP/scripts/apply-series.sh"
-	kgit checkout -q "$WORK_BRANCH"
-	echo "testing $(kgit log -1 --format='%h %s' HEAD)"
+	bash "$TOP/scripts/apply-series.sh" &&
+		kgit checkout -q "$WORK_BRANCH" &&
+		echo "testing $(kgit log -1 --format='%h %s' HEAD)"
+}
+
+# rel_build CONFIG: rel_head, then the head's kernel of CONFIG built
+# (incrementally) and the time it took printed.  (Explicit returns: the
+# caller's "|| return 1" switches errexit off in here.)
+rel_build() {
+	local s=$SECONDS
+	rel_head || { fail "the series does not apply"; return 1; }
+	bash "$TOP/scripts/build-kernel.sh" -q "$1" || { fail "the $1 kernel does not build"; return 1; }
+	echo "$CURRENT_TEST: build of $1 (incremental) took $((SECONDS - s))s"
 }
 
 # Per-cycle times of a console log, for the record.
@@ -376,8 +386,7 @@ test_reliability_judges() {
 # The test kernel at the head: stress and hibernate, then a reboot.
 test_reliability_stress() {
 	local log=$TLOG/reliability_stress.console s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
 	bash "$TOP/qemu/boot.sh" -S -t 1200 -c stress,hibernate \
 		-a "pm_debug_messages initcall_debug sysdev_end=reboot" \
@@ -431,9 +440,7 @@ hibdisk_judge() {
 # before the S4 entry's callbacks, whose lines would die with the power.
 test_reliability_hibernate_disk() {
 	local d=$TLOG/hibernate_disk s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q x86_64
-	echo "reliability_hibernate_disk: build (incremental) took $((SECONDS - s))s"
+	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
 	s=$SECONDS
 	rm -rf "$d" && shim_bin "$d"
@@ -453,8 +460,7 @@ test_reliability_hibernate_disk() {
 # not), and the shim stops QEMU at "System halted".
 test_reliability_halt() {
 	local d=$TLOG/halt s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
 	rm -rf "$d" && shim_bin "$d"
 	mkdir -p "$d/root"
@@ -565,8 +571,7 @@ kexec_judge() {
 test_reliability_kexec_jump() {
 	local d=$TLOG/kexec_jump s=$SECONDS
 	test_pkgs kexec-tools
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q debug
+	rel_build debug || return 1
 	# The archive follows from what the key holds (the image, the
 	# initramfs's files in qemu/, the kexec-tools and binutils packages);
 	# itself it differs in its files' times from run to run.
@@ -602,8 +607,7 @@ test_reliability_order() {
 	local d=$TLOG/order
 	rm -rf "$d" && mkdir -p "$d"
 	base_build
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q x86_64
+	rel_build x86_64 || return 1
 	passed_before "$BASE_IMAGE" "$HEAD_IMAGE" && return 0
 	bash "$TOP/qemu/boot.sh" -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
 		-o "$d/base.console" "$BASE_IMAGE" || return 1
@@ -617,9 +621,7 @@ test_reliability_order() {
 # kmemleak, debugobjects, kobject or lockdep report fails the log judge.
 test_reliability_debug() {
 	local log=$TLOG/reliability_debug.console s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q debug
-	echo "reliability_debug: build (incremental) took $((SECONDS - s))s"
+	rel_build debug || return 1
 	passed_before "$DEBUG_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 2400 -c boot,x86-sysdev,suspend,hibernate,kmemleak \
@@ -637,9 +639,7 @@ test_reliability_debug() {
 # pm_test=core cycles run the lapic and i8259 classes' walks for real.
 test_reliability_rt() {
 	local log=$TLOG/reliability_rt.console s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q rt
-	echo "reliability_rt: build (incremental) took $((SECONDS - s))s"
+	rel_build rt || return 1
 	passed_before "$RT_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 1500 -c boot,x86-sysdev,suspend,stress \
@@ -698,9 +698,7 @@ INITCALL
 # before the uevent of the new node.  (No CPU hot-add: see hotadd.sh.)
 test_reliability_hotadd() {
 	local log=$TLOG/reliability_hotadd.console s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q hotadd
-	echo "reliability_hotadd: build (incremental) took $((SECONDS - s))s"
+	rel_build hotadd || return 1
 	passed_before "$HOTADD_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -H -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,hotadd \
@@ -714,9 +712,7 @@ test_reliability_hotadd() {
 # every case of the sysdev suite, the duplicate ids included.
 test_reliability_nosysfs() {
 	local log=$TLOG/reliability_nosysfs.console s=$SECONDS
-	rel_head
-	bash "$TOP/scripts/build-kernel.sh" -q nosysfs
-	echo "reliability_nosysfs: build (incremental) took $((SECONDS - s))s"
+	rel_build nosysfs || return 1
 	passed_before "$NOSYSFS_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -t 600 -c nosysfs -o "$log" "$NOSYSFS_IMAGE"

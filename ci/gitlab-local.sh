@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Run the GitLab pipeline of ci/gitlab-ci.yml on this machine under
 # gitlab-ci-local, as a farm of one runner: the plan job, then the child
-# pipeline's jobs one after another (the merge last), each job with a cold
-# cache of its own, of which only what its GitLab cache carries (ccache,
-# the gate's passes, the suite's verdicts) is kept for the next run.  The
-# pipeline runs the committed HEAD, as a runner checks it out.  Prints the
-# seconds of every job, the critical path and the runner time; exits with
-# the merge job's status.
+# pipeline's jobs one after another in the pipeline's order (the merge
+# last), each job in a clean environment with a cache directory of its
+# own that starts empty; after a job, only what its GitLab cache carries
+# is kept (ccache, the gate's passes, the suite's verdicts, the tools).
+# The pipeline runs the committed HEAD, as a runner checks it out.  Prints
+# the seconds of every job, the critical path and the runner time.
 #
 # gitlab-ci-local (pinned below) needs Node 22; both are installed with npm
-# under the cache.  Jobs run on this host (--force-shell-executor), so the
-# host must have what the jobs install (run as root the first time).
+# under $SYSDEV_CACHE/tools.  Jobs run on this host (its shell executor),
+# so the host must have the packages the jobs install; they are not timed.
 # gitlab-ci-local's shell executor sets CI_PROJECT_DIR to a container path
 # shared by every job, so each job is given SYSDEV_CACHE explicitly.
 set -euo pipefail
@@ -19,30 +19,40 @@ set -euo pipefail
 GCL_VERSION=4.75.1
 NODE_PKG=node@22
 TOOLS=$SYSDEV_CACHE/tools/gitlab-ci-local-$GCL_VERSION
+ORIGIN=https://gitlab.example.com/sysdev/sysdev-series.git
 
 usage() {
-	echo "usage: ${0##*/} [-d DIR] [-a] [--install | JOB...]"
-	echo "  JOB: a job of the child pipeline, or merge (default: every job, the merge last)"
-	echo "  -d DIR  the checkout, logs, times and the jobs' caches (default \$SYSDEV_CACHE/gitlab-local)"
-	echo "  -a      run again the jobs that passed for this commit (a re-run on the jobs' caches)"
-	echo "  --install  install Node 22 and gitlab-ci-local only"
-	echo "  --check FILE...  only hold each FILE to GitLab's schema, as gitlab-ci-local does"
+	cat <<USAGE
+usage: ${0##*/} [-d DIR] [-a] [JOB...] | --check FILE... | --install
+  JOB       a job of the child pipeline, or merge (default: every job);
+            the jobs run in the pipeline's order, the merge always last
+  -d DIR    the checkout, logs, times and the jobs' caches
+            (default \$SYSDEV_CACHE/gitlab-local)
+  -a        run again the jobs that passed for this commit (the re-run of
+            an unchanged series on the jobs' caches)
+  --check   hold each FILE to GitLab's schema, as gitlab-ci-local does,
+            and require at least one job of it
+  --install install Node 22 and gitlab-ci-local, nothing else
+Exit status: 0 when every job run passed and the merge passed.
+USAGE
 }
 
-# gcl_install: Node 22 and gitlab-ci-local under $TOOLS; puts them first
-# in PATH.
+# apt_get PACKAGE...: install what a fresh image lacks (root only).
+apt_get() {
+	[ "$(id -u)" -eq 0 ] || die "$* missing: run as root to install it"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# gcl_install: Node 22 and gitlab-ci-local under $TOOLS (once; locked
+# against a concurrent install), first in PATH.
 gcl_install() {
 	local node
+	mkdir -p "$(dirname "$TOOLS")"
+	exec 8>"$TOOLS.lock"
+	flock 8
 	if ! [ -x "$TOOLS/bin/gitlab-ci-local" ] || ! [ -f "$TOOLS/node.path" ]; then
-		command -v npm >/dev/null || {
-			[ "$(id -u)" -eq 0 ] || die "npm is missing: run as root to install it"
-			apt-get update -qq
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
-		}
-		command -v rsync >/dev/null || {
-			[ "$(id -u)" -eq 0 ] || die "rsync is missing: run as root to install it"
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rsync >/dev/null
-		}
+		command -v npm >/dev/null || apt_get npm
 		rm -rf "$TOOLS"
 		mkdir -p "$TOOLS"
 		npm install --silent --prefix "$TOOLS/node" "$NODE_PKG" >/dev/null ||
@@ -53,122 +63,176 @@ gcl_install() {
 		[ -n "$node" ] || die "$NODE_PKG installed no node binary"
 		dirname "$node" > "$TOOLS/node.path"
 	fi
+	exec 8>&-
 	PATH=$(cat "$TOOLS/node.path"):$TOOLS/bin:$PATH
 	export PATH
-	gitlab-ci-local --version | grep -qx "$GCL_VERSION" ||
+	[ "$(gitlab-ci-local --version 2>&1)" = "$GCL_VERSION" ] ||
 		die "gitlab-ci-local under $TOOLS does not run (Node: $(node --version 2>&1))"
 }
 
 # check_files FILE...: each FILE held to GitLab's CI schema (gitlab-ci-local
-# validates before it lists the jobs), in a scratch project of its own.
+# validates a file before it lists its jobs), in a scratch project; a file
+# that lists no job fails too.
 check_files() {
-	local t f rc=0
-	t=$(mktemp -d)
-	git -C "$t" init -q
-	git -C "$t" remote add origin https://gitlab.example.com/sysdev/sysdev-series.git
+	local f rc=0 names
+	CHECK_DIR=$(mktemp -d)
+	trap 'rm -rf "$CHECK_DIR"' EXIT
+	git -C "$CHECK_DIR" init -q
+	git -C "$CHECK_DIR" -c user.name=check -c user.email=check@localhost commit -q --allow-empty -m check
+	git -C "$CHECK_DIR" remote add origin "$ORIGIN"
+	git -C "$CHECK_DIR" update-ref refs/remotes/origin/main HEAD
+	git -C "$CHECK_DIR" symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
 	for f; do
-		[ -f "$f" ] || die "$f: no such file"
-		cp "$f" "$t/check.yml"
-		if (cd "$t" && gitlab-ci-local --file check.yml --list) > "$t/out" 2>&1; then
-			echo "$f: valid"
-		else
-			sed -n '/Invalid\|rror/,$p' "$t/out" | head -n 8
+		[ -f "$f" ] || { echo "$f: no such file"; rc=1; continue; }
+		cp "$f" "$CHECK_DIR/check.yml"
+		if ! (cd "$CHECK_DIR" && gitlab-ci-local --file check.yml --list-json) \
+			> "$CHECK_DIR/jobs" 2> "$CHECK_DIR/err"; then
+			grep -v '^[[:space:]]*$' "$CHECK_DIR/err" | tail -n 12 || true
 			echo "$f: not valid"
 			rc=1
+			continue
 		fi
+		names=$(python3 -c 'import json, sys
+print(" ".join(j["name"] for j in json.load(open(sys.argv[1]))))' "$CHECK_DIR/jobs") || names=
+		if [ -z "$names" ]; then
+			echo "$f: not valid: it has no job"
+			rc=1
+			continue
+		fi
+		echo "$f: valid, jobs: $names"
 	done
-	rm -rf "$t"
 	return "$rc"
 }
 
 dir=$SYSDEV_CACHE/gitlab-local again=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-d) dir=$2; shift 2 ;;
+	-d) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    dir=$(realpath -m -- "$2"); shift 2 ;;
 	-a) again=1; shift ;;
 	--install) gcl_install; echo "gitlab-ci-local $GCL_VERSION, Node $(node --version): $TOOLS"; exit 0 ;;
-	--check) shift; gcl_install; check_files "$@"; exit ;;
+	--check) shift
+	    [ $# -gt 0 ] || { usage >&2; exit 2; }
+	    gcl_install; check_files "$@"; exit ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 gcl_install
-command -v rsync >/dev/null || die "rsync is missing (gitlab-ci-local copies the project with it)"
+command -v rsync >/dev/null || apt_get rsync	# gitlab-ci-local copies the project with it
 
-GCL=(gitlab-ci-local --force-shell-executor --shell-isolation --concurrency 1)
+GCL=(gitlab-ci-local --force-shell-executor --shell-isolation --concurrency 1 --timestamps)
 repo=$dir/repo times=$dir/times.tsv
 mkdir -p "$dir/logs" "$dir/cache"
+exec 9>"$dir/lock"
+flock -n 9 || die "$dir is in use by another run"
+trap 'exit 130' INT TERM
 head=$(git -C "$TOP" rev-parse HEAD)
+kpkg=$(dpkg-query -W -f '${Package} ${Version}' "$KPKG" 2>/dev/null || echo "no $KPKG")
 [ -z "$(git -C "$TOP" status --porcelain --untracked-files=no)" ] ||
 	note "uncommitted changes are not in the pipeline: it runs HEAD ($head)"
-if ! [ -d "$repo/.git" ] || [ "$(git -C "$repo" rev-parse HEAD)" != "$head" ]; then
-	# a new commit: a new checkout, a new plan and new times; the jobs'
+if [ "$(cat "$dir/for" 2>/dev/null)" != "$head $kpkg" ]; then
+	# a new commit or base: a new checkout, plan and times; the jobs'
 	# caches stay, as GitLab keeps them from pipeline to pipeline
-	rm -rf "$repo" "$dir/logs"/* "$times"
+	rm -rf "$repo" "$dir/logs"/* "$times" "$dir/for"
 	git clone -q --no-checkout "$TOP" "$repo"
 	git -C "$repo" checkout -q --detach "$head"
 	# gitlab-ci-local derives the project's path from a remote named origin
-	git -C "$repo" remote set-url origin https://gitlab.example.com/sysdev/sysdev-series.git
+	git -C "$repo" remote set-url origin "$ORIGIN"
+	echo "$head $kpkg" > "$dir/for"
 fi
+run=$(date +%s)
 
-# run_job FILE JOB: one job with its own cache; "JOB STATUS SECONDS" in
-# $times.  A job that already passed for this commit is not run again.
+# trim DIR: only what a job's GitLab cache carries stays in its cache.
+trim() {
+	find "$1" -mindepth 1 -maxdepth 1 ! -name ccache ! -name gate-cache ! -name verdicts \
+		! -name tools -exec rm -rf {} +
+}
+
+# run_job FILE JOB: one job in a clean environment (as a runner starts it)
+# with its own cache; "JOB STATUS SECONDS RUN" in $times.  A job that
+# passed for this commit is not run again without -a, but for the merge
+# and for a job that needs one run again here (cross after a build job).
+ran_here=()
 run_job() {
 	local f=$1 j=$2 c=$dir/cache/$2 t0 rc=0
-	if [ -z "$again" ] && grep -q "^$j"$'\t0\t' "$times" 2>/dev/null; then
+	if [ -z "$again" ] && [ "$j" != merge ] && grep -q "^$j"$'\t0\t' "$times" 2>/dev/null &&
+		! { [ "$j" = cross ] && printf '%s\n' "${ran_here[@]}" | grep -q '^build-'; }; then
 		echo "$j: passed before for $head"
 		return 0
 	fi
 	sed -i "/^$j\t/d" "$times" 2>/dev/null || true
 	mkdir -p "$c"
+	trim "$c"
 	t0=$(date +%s)
 	echo "$(date +%T) $j"
-	(cd "$repo" && "${GCL[@]}" --file "$f" --variable SYSDEV_CACHE="$c" "$j") \
+	(cd "$repo" && env -i HOME="$HOME" PATH="$PATH" LANG=C.UTF-8 TERM=dumb \
+		"${GCL[@]}" --file "$f" --variable SYSDEV_CACHE="$c" "$j") \
 		> "$dir/logs/$j.log" 2>&1 || rc=$?
-	printf '%s\t%s\t%s\n' "$j" "$rc" "$(($(date +%s) - t0))" >> "$times"
-	# keep only what the job's GitLab cache carries
-	find "$c" -mindepth 1 -maxdepth 1 ! -name ccache ! -name gate-cache ! -name verdicts \
-		-exec rm -rf {} +
+	printf '%s\t%s\t%s\t%s\n' "$j" "$rc" "$(($(date +%s) - t0))" "$run" >> "$times"
+	ran_here+=("$j")
+	trim "$c"
+	[ "$rc" -lt 128 ] || die "job $j interrupted ($rc)"
 	[ "$rc" -eq 0 ] || { tail -n 15 "$dir/logs/$j.log"; note "job $j failed ($rc): $dir/logs/$j.log"; }
 	return "$rc"
 }
 
 run_job ci/gitlab-ci.yml plan || die "the plan job failed"
-(cd "$repo" && "${GCL[@]}" --file pipeline.yml --list) > "$dir/logs/child-list.txt" 2>&1 ||
-	{ cat "$dir/logs/child-list.txt"; die "gitlab-ci-local does not take the child pipeline"; }
+child=$repo/pipeline.yml
+check_files "$child" > "$dir/logs/child-check.txt" ||
+	{ cat "$dir/logs/child-check.txt"; die "gitlab-ci-local does not take the child pipeline"; }
+# the child's jobs in its order, the merge apart
 mapfile -t all < <(python3 -c 'import json, sys
-print("\n".join(n for n in json.load(open(sys.argv[1])) if n not in ("stages", "merge")))' \
-	"$repo/pipeline.yml")
-[ $# -gt 0 ] || set -- "${all[@]}" merge
-for j in "$@"; do
+print("\n".join(n for n in json.load(open(sys.argv[1])) if n not in ("stages", "merge")))' "$child")
+want=("$@")
+[ ${#want[@]} -gt 0 ] || want=("${all[@]}")
+for j in "${want[@]}"; do
 	[ "$j" = merge ] || printf '%s\n' "${all[@]}" | grep -qx -- "$j" ||
 		die "no job $j in the child pipeline (${all[*]} merge)"
 done
 failed=0
-for j in "$@"; do
-	# the merge fails by itself on a job that has no results
+for j in "${all[@]}"; do
+	printf '%s\n' "${want[@]}" | grep -qx -- "$j" || continue
 	run_job pipeline.yml "$j" || failed=1
 done
+# the merge fails by itself on a job that has no results
+run_job pipeline.yml merge || failed=1
 
-python3 - "$times" "${all[@]}" <<'EOF'
-import sys
+# The times: each job's, and when every job has one, the critical path
+# (the longest chain of needs: from pipeline.yml) and the runner time.
+python3 - "$times" "$child" "$run" <<'EOF'
+import json, sys
 rows = {}
 for line in open(sys.argv[1]):
-    name, rc, secs = line.split("\t")
-    rows[name] = (int(rc), int(secs))
-jobs = sys.argv[2:]
-print("job\tstatus\tseconds")
-for n in ["plan"] + jobs + ["merge"]:
+    name, rc, secs, run = line.rstrip("\n").split("\t")
+    rows[name] = (int(rc), int(secs), run)
+jobs = {n: j for n, j in json.load(open(sys.argv[2])).items() if n != "stages"}
+print("job\tstatus\tseconds\t")
+for n in ["plan"] + list(jobs):
     if n in rows:
-        print("%s\t%s\t%d" % (n, "pass" if rows[n][0] == 0 else "FAIL", rows[n][1]))
-if all(n in rows for n in ["plan", "merge"] + jobs):
-    builds = [n for n in jobs if n.startswith("build-")]
-    longest = max(rows[n][1] + (max(rows[b][1] for b in builds) if n == "cross" else 0)
-                  for n in jobs)
-    print("critical path (plan, the longest chain of jobs, merge): %d s" %
-          (rows["plan"][1] + longest + rows["merge"][1]))
-    print("runner time (every job): %d s" % sum(r[1] for r in rows.values()))
+        rc, secs, run = rows[n]
+        print("%s\t%s\t%d\t%s" % (n, "pass" if rc == 0 else "FAIL", secs,
+                                 "" if run == sys.argv[3] else "(an earlier run)"))
+    else:
+        print("%s\t-\t-\tnot run" % n)
+missing = [n for n in ["plan"] + list(jobs) if n not in rows]
+if missing:
+    print("no critical path or runner time: %s not run" % ", ".join(missing))
+    sys.exit(0)
+memo = {}
+def chain(n):    # seconds of the longest chain of needs that ends with n
+    if n not in memo:
+        memo[n] = rows[n][1] + max([chain(d["job"]) for d in jobs[n].get("needs", [])] or [0])
+    return memo[n]
+runs = {r[2] for r in rows.values()}
+print("critical path (the plan, then the longest chain of needs, the merge last): %d s"
+      % (rows["plan"][1] + max(chain(n) for n in jobs)))
+print("runner time (every job): %d s" % sum(r[1] for r in rows.values()))
+if len(runs) > 1:
+    print("(the rows come from %d runs of this script)" % len(runs))
+if any(r[0] for r in rows.values()):
+    print("(some jobs failed: their times are those of a failure)")
 EOF
-grep -ho '[0-9]* passed, [0-9]* failed$' "$dir/logs/merge.log" 2>/dev/null | tail -n 1 || true
+grep -o '[0-9]* passed, [0-9]* failed' "$dir/logs/merge.log" | tail -n 1 || true
 exit "$failed"

@@ -144,7 +144,7 @@ class BuildChecks:
             if not full:
                 ref = self.objdir(OBJS_ONLY.get(name, name))
                 na = ("%s builds none of %s" % (OBJS_ONLY.get(name, name), " ".join(cfiles))
-                      if cfiles else "no C file touched")
+                      if cfiles else "no C file to build")
                 if not any((ref / (f[:-2] + ".o")).exists() for f in cfiles):
                     self.record(p.num, col, "n/a", na, "")
                     continue

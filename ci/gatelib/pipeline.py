@@ -20,11 +20,12 @@ def gitlab_pipeline(plan):
             "variables": {"SYSDEV_CACHE": "$CI_PROJECT_DIR/.sysdev-cache",
                           "SYSDEV_KPKG": plan["kpkg"]},
             # one cache per job, carried from pipeline to pipeline: its
-            # ccache and the gate's passes (keyed as in make test); no
+            # ccache, the gate's passes and the suite's verdicts (keyed as
+            # in make test), the tools gate_pipeline installs with npm; no
             # two jobs write the same cache
             "cache": {"key": "sysdev-%s" % name,
                       "paths": [".sysdev-cache/ccache", ".sysdev-cache/gate-cache",
-                                ".sysdev-cache/verdicts"]},
+                                ".sysdev-cache/verdicts", ".sysdev-cache/tools"]},
             "script": ["bash ci/pipeline-job.sh %s %s %s" % (kind, name, " ".join(args))],
             "artifacts": {"when": "always", "paths": ["job-logs/" + name]},
         }

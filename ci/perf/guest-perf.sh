@@ -1,6 +1,7 @@
 # Guest side of ci/perf/run-perf.sh (busybox sh), installed as
 # /checks/perf.sh in the perf initramfs.  Kernel command line:
 #   perf_module=1     load /perf/sysdev_perf.ko (registration timings)
+#   perf_module_args=reps=R,count=N   its parameters, joined by commas
 #   perf_cycles=N     N pm_test=core suspend cycles, then N real
 #                     suspend-to-RAM cycles woken by the RTC (0: none)
 # The markers go to /dev/kmsg, so that they carry the kernel timestamp and

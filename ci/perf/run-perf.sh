@@ -50,10 +50,10 @@ while getopts "bBMLK:n:c:r:N:t:o:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || { usage >&2; exit 2; }
-for n in "$boots" "$reps" "$count" "$timeout"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || { usage >&2; die "'$n' is not a positive number"; }
+for o in "n $boots" "r $reps" "N $count" "t $timeout"; do
+	[[ ${o#* } =~ ^[1-9][0-9]*$ ]] || { usage >&2; echo "-${o%% *}: '${o#* }' is not a positive number" >&2; exit 2; }
 done
-[[ $cycles =~ ^[0-9]+$ ]] || { usage >&2; die "-c: '$cycles' is not a number"; }
+[[ $cycles =~ ^[0-9]+$ ]] || { usage >&2; echo "-c: '$cycles' is not a number" >&2; exit 2; }
 for k in $kernels; do
 	case $k in base|head|lockdep) ;; *) usage >&2; die "-K: no kernel '$k' (base, head, lockdep)" ;; esac
 done

@@ -87,7 +87,7 @@ rel_head() {
 # caller's "|| return 1" switches errexit off in here.)
 rel_build() {
 	local s=$SECONDS
-	rel_head || { fail "the series does not apply"; return 1; }
+	rel_head || { fail "rel_head failed: the series does not apply or check out"; return 1; }
 	bash "$TOP/scripts/build-kernel.sh" -q "$1" || { fail "the $1 kernel does not build"; return 1; }
 	echo "$CURRENT_TEST: build of $1 (incremental) took $((SECONDS - s))s"
 }
@@ -385,9 +385,10 @@ test_reliability_judges() {
 
 # The test kernel at the head: stress and hibernate, then a reboot.
 test_reliability_stress() {
-	local log=$TLOG/reliability_stress.console s=$SECONDS
+	local log=$TLOG/reliability_stress.console s
 	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
+	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -S -t 1200 -c stress,hibernate \
 		-a "pm_debug_messages initcall_debug sysdev_end=reboot" \
 		-x "reboot: Restarting system" -o "$log" "$HEAD_IMAGE"
@@ -439,7 +440,7 @@ hibdisk_judge() {
 # no_console_suspend: hibernation_platform_enter() suspends the console
 # before the S4 entry's callbacks, whose lines would die with the power.
 test_reliability_hibernate_disk() {
-	local d=$TLOG/hibernate_disk s=$SECONDS
+	local d=$TLOG/hibernate_disk s
 	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
 	s=$SECONDS
@@ -459,9 +460,10 @@ test_reliability_hibernate_disk() {
 # sh runs its applets without a PATH lookup, so a /sbin/poweroff would
 # not), and the shim stops QEMU at "System halted".
 test_reliability_halt() {
-	local d=$TLOG/halt s=$SECONDS
+	local d=$TLOG/halt s
 	rel_build x86_64 || return 1
 	passed_before "$HEAD_IMAGE" && return 0
+	s=$SECONDS
 	rm -rf "$d" && shim_bin "$d"
 	mkdir -p "$d/root"
 	sed 's/^poweroff -f$/halt -f/' "$TOP/qemu/init" > "$d/root/init"
@@ -569,13 +571,14 @@ kexec_judge() {
 # qemu/checks/kexec-jump.sh), which the test kernel does not have, and the
 # kexec paths get KASAN and lockdep.
 test_reliability_kexec_jump() {
-	local d=$TLOG/kexec_jump s=$SECONDS
+	local d=$TLOG/kexec_jump s
 	test_pkgs kexec-tools
 	rel_build debug || return 1
 	# The archive follows from what the key holds (the image, the
 	# initramfs's files in qemu/, the kexec-tools and binutils packages);
 	# itself it differs in its files' times from run to run.
 	passed_before "$DEBUG_IMAGE" && return 0
+	s=$SECONDS
 	kexec_cpio "$d" "$DEBUG_IMAGE" || return 1
 	bash "$TOP/qemu/boot.sh" -S -t 1800 -c kexec-jump,kexec-reboot -i "$d/kexec.cpio" \
 		-a "pm_debug_messages initcall_debug no_console_suspend" \
@@ -620,7 +623,7 @@ test_reliability_order() {
 # (test_resume on the RAM disk of debug.config) and kmemleak; any KASAN,
 # kmemleak, debugobjects, kobject or lockdep report fails the log judge.
 test_reliability_debug() {
-	local log=$TLOG/reliability_debug.console s=$SECONDS
+	local log=$TLOG/reliability_debug.console s
 	rel_build debug || return 1
 	passed_before "$DEBUG_IMAGE" && return 0
 	s=$SECONDS
@@ -638,7 +641,7 @@ test_reliability_debug() {
 # interrupts off, as syscore_suspend() does; the suspend-to-RAM and
 # pm_test=core cycles run the lapic and i8259 classes' walks for real.
 test_reliability_rt() {
-	local log=$TLOG/reliability_rt.console s=$SECONDS
+	local log=$TLOG/reliability_rt.console s
 	rel_build rt || return 1
 	passed_before "$RT_IMAGE" && return 0
 	s=$SECONDS
@@ -697,7 +700,7 @@ INITCALL
 # lock and mem_hotplug_lock, with lockdep, and hugetlb's node driver
 # before the uevent of the new node.  (No CPU hot-add: see hotadd.sh.)
 test_reliability_hotadd() {
-	local log=$TLOG/reliability_hotadd.console s=$SECONDS
+	local log=$TLOG/reliability_hotadd.console s
 	rel_build hotadd || return 1
 	passed_before "$HOTADD_IMAGE" && return 0
 	s=$SECONDS
@@ -711,7 +714,7 @@ test_reliability_hotadd() {
 # must boot (the cpu and node classes register their devices) and pass
 # every case of the sysdev suite, the duplicate ids included.
 test_reliability_nosysfs() {
-	local log=$TLOG/reliability_nosysfs.console s=$SECONDS
+	local log=$TLOG/reliability_nosysfs.console s
 	rel_build nosysfs || return 1
 	passed_before "$NOSYSFS_IMAGE" && return 0
 	s=$SECONDS

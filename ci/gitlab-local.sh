@@ -4,7 +4,8 @@
 # pipeline's jobs one after another in the pipeline's order (the merge
 # last), each job in a clean environment with a cache directory of its
 # own that starts empty; after a job, only what its GitLab cache carries
-# is kept (ccache, the gate's passes, the suite's verdicts, the tools).
+# is kept (ccache, the gate's passes, the suite's verdicts, the docs
+# build's warnings, the tools).
 # The pipeline runs the committed HEAD, as a runner checks it out.  Prints
 # the seconds of every job, the critical path and the runner time.
 #
@@ -144,10 +145,14 @@ if [ "$(cat "$dir/for" 2>/dev/null)" != "$head $kpkg" ]; then
 fi
 run=$(date +%s)
 
-# trim DIR: only what a job's GitLab cache carries stays in its cache.
+# trim DIR: only what a job's GitLab cache carries (CACHED in
+# ci/gatelib/pipeline.py) stays in its cache.
+mapfile -t cached < <(cd "$TOP/ci" && python3 -c 'from gatelib.pipeline import CACHED; print("\n".join(CACHED))')
+[ ${#cached[@]} -gt 0 ] || die "no CACHED in ci/gatelib/pipeline.py"
 trim() {
-	find "$1" -mindepth 1 -maxdepth 1 ! -name ccache ! -name gate-cache ! -name verdicts \
-		! -name tools -exec rm -rf {} +
+	local keep=() n
+	for n in "${cached[@]}"; do keep+=(! -name "$n"); done
+	find "$1" -mindepth 1 -maxdepth 1 "${keep[@]}" -exec rm -rf {} +
 }
 
 # run_job FILE JOB: one job in a clean environment (as a runner starts it)

@@ -8,6 +8,10 @@ import base64
 import gzip
 import json
 
+# What a job's GitLab cache carries, under its SYSDEV_CACHE
+# (ci/gitlab-local.sh keeps the same between its jobs).
+CACHED = ["ccache", "gate-cache", "verdicts", "docs-cache", "tools"]
+
 
 def gitlab_pipeline(plan):
     """The child pipeline as JSON (which YAML includes)."""
@@ -20,12 +24,12 @@ def gitlab_pipeline(plan):
             "variables": {"SYSDEV_CACHE": "$CI_PROJECT_DIR/.sysdev-cache",
                           "SYSDEV_KPKG": plan["kpkg"]},
             # one cache per job, carried from pipeline to pipeline: its
-            # ccache, the gate's passes and the suite's verdicts (keyed as
-            # in make test), the tools gate_pipeline installs with npm; no
-            # two jobs write the same cache
+            # ccache, the gate's passes, the suite's verdicts and the docs
+            # build's warnings (keyed as in make test), the tools
+            # gate_pipeline installs with npm; no two jobs write the same
+            # cache
             "cache": {"key": "sysdev-%s" % name,
-                      "paths": [".sysdev-cache/ccache", ".sysdev-cache/gate-cache",
-                                ".sysdev-cache/verdicts", ".sysdev-cache/tools"]},
+                      "paths": [".sysdev-cache/" + d for d in CACHED]},
             "script": ["bash ci/pipeline-job.sh %s %s %s" % (kind, name, " ".join(args))],
             "artifacts": {"when": "always", "paths": ["job-logs/" + name]},
         }

@@ -27,11 +27,8 @@ test_gate() {
 }
 
 # The self-tests' verdicts depend on the gate, the series and the tools,
-# all in passed_before's key once the series head is checked out.
-selftest_passed_before() {
-	bash "$TOP/scripts/apply-series.sh" >/dev/null
-	passed_before
-}
+# all in passed_before's key once the series head is checked out
+# (head_passed_before).
 
 # selftest_series NAME FILE SUBJECT PYTHON-EDIT: outgoing/ plus one bad
 # patch on top of the series head, in $TLOG/NAME.outgoing, on branch
@@ -70,7 +67,7 @@ run_selftest() {
 
 # A style error, and a typo that only --codespell finds.
 test_gate_catches_checkpatch_error() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series checkpatch drivers/base/syscore.c "driver core: add a badly formatted line" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s.replace("#include <linux/module.h>\n", "#include <linux/module.h>\n/* We recieve nothing here. */\nstatic int selftest_unused ;  \n", 1))'
 	run_selftest checkpatch "checkpatch: .*(ERROR|WARNING)" --checks checkpatch
@@ -82,7 +79,7 @@ test_gate_catches_checkpatch_error() {
 
 # A function whose kernel-doc misses a parameter and its return value.
 test_gate_catches_kerneldoc() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series kerneldoc drivers/base/syscore.c "driver core: add a badly documented function" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n/**\n * gate_selftest_doc - nothing\n */\nint gate_selftest_doc(int a);\nint gate_selftest_doc(int a)\n{\n\treturn a;\n}\n")'
 	run_selftest kerneldoc "kerneldoc: kernel-doc warnings [0-9]+ -> [0-9]+" --checks kerneldoc
@@ -90,7 +87,7 @@ test_gate_catches_kerneldoc() {
 
 # A section title whose underline is too short.
 test_gate_catches_rst() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series rst Documentation/driver-api/index.rst "docs: break a title" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nA new section title\n=====\n\nText.\n")'
 	run_selftest rst "rst: .*Title underline too short" --checks rst
@@ -98,14 +95,14 @@ test_gate_catches_rst() {
 
 # A sizeof division that scripts/coccinelle/misc/array_size.cocci reports.
 test_gate_catches_cocci() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series cocci drivers/base/syscore.c "driver core: count an array by hand" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nstatic int gate_selftest_arr[4];\nint gate_selftest_count(void);\nint gate_selftest_count(void)\n{\n\treturn sizeof(gate_selftest_arr) / sizeof(gate_selftest_arr[0]);\n}\n")'
 	run_selftest cocci "cocci: coccinelle reports [0-9]+ -> [0-9]+: .*array_size" --checks cocci
 }
 
 test_gate_catches_i386_break() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series i386 arch/x86/kernel/i8259.c "x86/i8259: break the 32-bit build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#ifdef CONFIG_X86_32\n#error \"gate selftest: i386 is broken\"\n#endif\n")'
 	run_selftest i386 "build:i386: build failed: .*gate selftest: i386 is broken" --checks build --configs i386
@@ -114,14 +111,14 @@ test_gate_catches_i386_break() {
 # A compiler warning (unused variable) and a sparse warning (a global that
 # should be static) in a touched file.
 test_gate_catches_new_warnings() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series warnings drivers/base/syscore.c "driver core: add warnings" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nint gate_selftest_global;\n\nvoid gate_selftest(void);\nvoid gate_selftest(void)\n{\n\tint unused;\n}\n")'
 	run_selftest warnings "build:x86_64: 2 new warnings: drivers/base/syscore.c: warning: (unused variable|no previous declaration|symbol 'gate_selftest_global')" --checks build --configs x86_64
 }
 
 test_gate_catches_boot_break() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series boot drivers/base/syscore.c "driver core: panic at boot" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nstatic int __init gate_selftest_panic(void)\n{\n\tpanic(\"gate selftest: boot is broken\");\n}\nlate_initcall(gate_selftest_panic);\n")'
 	run_selftest boot "boot: panic: .*gate selftest: boot is broken" --checks boot
@@ -130,7 +127,7 @@ test_gate_catches_boot_break() {
 # A file of another architecture that no longer compiles: only the
 # cross-compile check sees it.
 test_gate_catches_cross_break() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	selftest_series cross arch/powerpc/kernel/sysfs.c "powerpc: break the build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#error \"gate selftest: powerpc is broken\"\n")'
 	run_selftest cross "cross: FAILED powerpc .*arch/powerpc/kernel/sysfs.o" --checks cross
@@ -140,7 +137,7 @@ test_gate_catches_cross_break() {
 # base tree whose checkpatch exits 1 without a finding, whose kernel-doc
 # dies and which has no coccinelle script.
 test_gate_catches_tools_not_running() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	local fake=$TLOG/fake-base out
 	rm -rf "$fake"; mkdir -p "$fake/scripts/coccinelle"
 	printf 'exit 1;\n' > "$fake/scripts/checkpatch.pl"
@@ -165,7 +162,7 @@ test_gate_catches_tools_not_running() {
 # first adds an unused variable, the second renames it (the gate judges
 # the second only).
 test_gate_catches_swapped_warning() {
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	local branch=gate-selftest-swap out=$TLOG/swap.outgoing tip blob f=drivers/base/syscore.c
 	bash "$TOP/scripts/apply-series.sh"
 	tip=$(kgit rev-parse "$WORK_BRANCH")
@@ -257,7 +254,7 @@ test_gate_key_covers_untracked() {
 test_gate_pipeline() {
 	local d=$TLOG/pipeline serial=$TLOG/gate.results.tsv j kpkg script n want got
 	[ -s "$serial" ] || { fail "no results of the serial gate ($serial): run the test gate first"; return 1; }
-	selftest_passed_before && return 0
+	head_passed_before && return 0
 	rm -rf "$d" "$TOP/job-logs"
 	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"

@@ -74,11 +74,12 @@ record_time() {
 
 # Verdicts of the long tests, kept so that a run with nothing changed does
 # not boot the same kernels again.  A test calls `passed_before FILE...`
-# once it has built what it boots: the key is the test's name, every file
-# of the workbench (ci/, qemu/, scripts/, tracked or not: the tests, the
-# guest checks, the judges, their fixtures), the FILEs (kernel images, the
-# initramfs parts it made), the kernel tree's HEAD and the version of
-# every installed Debian package (QEMU, busybox, the compilers...).  If
+# (or head_passed_before, below, before it builds): the key is the test's
+# name, every file of the workbench (ci/, qemu/, scripts/, tracked or
+# not: the tests, the configurations, the build script, the guest checks,
+# the judges, their fixtures), the FILEs if any, the kernel tree's HEAD
+# and the version of every installed Debian package (QEMU, busybox, the
+# compilers...).  If
 # this test passed with that key, it says so and the test returns 0; when
 # the test passes, run_test stores the key.  A failure is never kept.
 # SYSDEV_NO_VERDICT_CACHE=1 runs everything.
@@ -102,6 +103,19 @@ passed_before() { # FILE...
 	[ "${SYSDEV_NO_VERDICT_CACHE:-0}" != 1 ] && [ -f "$VERDICTS/$key" ] || return 1
 	echo "passed before with the same inputs ($(cat "$VERDICTS/$key"), key $key): not run again"
 	touch "$TLOG/$CURRENT_TEST.verdict-cached"
+}
+
+# head_passed_before: the series applied and checked out (a test that
+# calls this fails, exit 1, when it does not apply); then passed_before
+# with no file.  For the tests that build their kernels from the series:
+# called before the builds, as their key already holds what makes the
+# images (the tree's commit, the configurations, scripts/build-kernel.sh,
+# which fixes the version strings, the compilers' packages), so that a re-run
+# with the suite's verdicts, on a runner whose object directories are
+# gone, builds nothing.
+head_passed_before() {
+	bash "$TOP/scripts/apply-series.sh" >/dev/null || { fail "the series does not apply"; exit 1; }
+	passed_before
 }
 
 run_test() {

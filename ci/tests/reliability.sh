@@ -386,8 +386,8 @@ test_reliability_judges() {
 # The test kernel at the head: stress and hibernate, then a reboot.
 test_reliability_stress() {
 	local log=$TLOG/reliability_stress.console s
+	head_passed_before && return 0
 	rel_build x86_64 || return 1
-	passed_before "$HEAD_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -S -t 1200 -c stress,hibernate \
 		-a "pm_debug_messages initcall_debug sysdev_end=reboot" \
@@ -441,8 +441,8 @@ hibdisk_judge() {
 # before the S4 entry's callbacks, whose lines would die with the power.
 test_reliability_hibernate_disk() {
 	local d=$TLOG/hibernate_disk s
+	head_passed_before && return 0
 	rel_build x86_64 || return 1
-	passed_before "$HEAD_IMAGE" && return 0
 	s=$SECONDS
 	rm -rf "$d" && shim_bin "$d"
 	truncate -s 256M "$d/swap.img"
@@ -461,8 +461,8 @@ test_reliability_hibernate_disk() {
 # not), and the shim stops QEMU at "System halted".
 test_reliability_halt() {
 	local d=$TLOG/halt s
+	head_passed_before && return 0
 	rel_build x86_64 || return 1
-	passed_before "$HEAD_IMAGE" && return 0
 	s=$SECONDS
 	rm -rf "$d" && shim_bin "$d"
 	mkdir -p "$d/root"
@@ -573,11 +573,11 @@ kexec_judge() {
 test_reliability_kexec_jump() {
 	local d=$TLOG/kexec_jump s
 	test_pkgs kexec-tools
+	# The archive follows from what the key holds (what makes the image,
+	# the initramfs's files in qemu/, the kexec-tools and binutils
+	# packages); itself it differs in its files' times from run to run.
+	head_passed_before && return 0
 	rel_build debug || return 1
-	# The archive follows from what the key holds (the image, the
-	# initramfs's files in qemu/, the kexec-tools and binutils packages);
-	# itself it differs in its files' times from run to run.
-	passed_before "$DEBUG_IMAGE" && return 0
 	s=$SECONDS
 	kexec_cpio "$d" "$DEBUG_IMAGE" || return 1
 	bash "$TOP/qemu/boot.sh" -S -t 1800 -c kexec-jump,kexec-reboot -i "$d/kexec.cpio" \
@@ -609,9 +609,9 @@ order_judge() {
 test_reliability_order() {
 	local d=$TLOG/order
 	rm -rf "$d" && mkdir -p "$d"
+	head_passed_before && return 0
 	base_build
 	rel_build x86_64 || return 1
-	passed_before "$BASE_IMAGE" "$HEAD_IMAGE" && return 0
 	bash "$TOP/qemu/boot.sh" -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
 		-o "$d/base.console" "$BASE_IMAGE" || return 1
 	bash "$TOP/qemu/boot.sh" -S -t 400 -c suspend -a "pm_debug_messages initcall_debug" \
@@ -624,8 +624,8 @@ test_reliability_order() {
 # kmemleak, debugobjects, kobject or lockdep report fails the log judge.
 test_reliability_debug() {
 	local log=$TLOG/reliability_debug.console s
+	head_passed_before && return 0
 	rel_build debug || return 1
-	passed_before "$DEBUG_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 2400 -c boot,x86-sysdev,suspend,hibernate,kmemleak \
 		-a "pm_debug_messages initcall_debug hibernate_swap=/dev/ram0" -o "$log" "$DEBUG_IMAGE"
@@ -642,8 +642,8 @@ test_reliability_debug() {
 # pm_test=core cycles run the lapic and i8259 classes' walks for real.
 test_reliability_rt() {
 	local log=$TLOG/reliability_rt.console s
+	head_passed_before && return 0
 	rel_build rt || return 1
-	passed_before "$RT_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 1500 -c boot,x86-sysdev,suspend,stress \
 		-a "pm_debug_messages initcall_debug stress_s3=3 stress_core=5" -x "SMP PREEMPT_RT" \
@@ -663,7 +663,9 @@ test_reliability_rt() {
 # nothing converted); KUnit must pass; and at the power off the i8259
 # shuts down from syscore_ops, after the devices.
 test_reliability_fallback() {
-	local d=$SYSDEV_CACHE/fallback log=$TLOG/reliability_fallback.console s=$SECONDS img
+	local d=$SYSDEV_CACHE/fallback log=$TLOG/reliability_fallback.console s img
+	head_passed_before && return 0
+	s=$SECONDS
 	rel_head
 	side_tree "$d" drivers/base/sysdev.c "test: take the names of the x86 classes first" <<'INITCALL'
 
@@ -682,7 +684,6 @@ INITCALL
 	KSRC=$d/linux BUILD_ROOT=$d/build bash "$TOP/scripts/build-kernel.sh" -q x86_64
 	img=$d/build/x86_64/arch/x86/boot/bzImage
 	echo "reliability_fallback: tree and build (incremental) took $((SECONDS - s))s"
-	passed_before "$img" && return 0
 	s=$SECONDS
 	# no -S: its judge wants a system device's shutdown; boot_end_judge's
 	# syscore mode below wants the i8259's from syscore_ops instead
@@ -701,8 +702,8 @@ INITCALL
 # before the uevent of the new node.  (No CPU hot-add: see hotadd.sh.)
 test_reliability_hotadd() {
 	local log=$TLOG/reliability_hotadd.console s
+	head_passed_before && return 0
 	rel_build hotadd || return 1
-	passed_before "$HOTADD_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -H -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,hotadd \
 		-a "pm_debug_messages initcall_debug" -o "$log" "$HOTADD_IMAGE"
@@ -715,8 +716,8 @@ test_reliability_hotadd() {
 # every case of the sysdev suite, the duplicate ids included.
 test_reliability_nosysfs() {
 	local log=$TLOG/reliability_nosysfs.console s
+	head_passed_before && return 0
 	rel_build nosysfs || return 1
-	passed_before "$NOSYSFS_IMAGE" && return 0
 	s=$SECONDS
 	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -t 600 -c nosysfs -o "$log" "$NOSYSFS_IMAGE"
 	echo "reliability_nosysfs: boot took $((SECONDS - s))s"

@@ -38,7 +38,7 @@ RULES = [
      "test gate_pipeline"),
     (r"^bash ci/gitlab-local\.sh --check ci/gitlab-ci\.yml$", "test gate_pipeline"),
     (r"^bash ci/gitlab-local\.sh\b", "not run: the whole pipeline, hours of runner time; "
-     "Documentation/performance.md has its measured run"),
+     "Documentation/performance.md has its measured jobs"),
     (r"^make -C <objdir>", "not run: how ci/perf/run-perf.sh builds its module (make perf)"),
     (r"^git rebase -i\b", "not run: interactive"),
     (r"^git rebase sysdev-base --exec", "not run: re-signs the series with the sender's identity"),

@@ -38,13 +38,6 @@ Exit status: 0 when every job run passed and the merge passed.
 USAGE
 }
 
-# apt_get PACKAGE...: install what a fresh image lacks (root only).
-apt_get() {
-	[ "$(id -u)" -eq 0 ] || die "$* missing: run as root to install it"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
-
 # gcl_install: Node 22 and gitlab-ci-local under $TOOLS (once; locked
 # against a concurrent install), first in PATH.
 gcl_install() {
@@ -53,7 +46,7 @@ gcl_install() {
 	exec 8>"$TOOLS.lock"
 	flock 8
 	if ! [ -x "$TOOLS/bin/gitlab-ci-local" ] || ! [ -f "$TOOLS/node.path" ]; then
-		command -v npm >/dev/null || apt_get npm
+		command -v npm >/dev/null || apt_install npm
 		rm -rf "$TOOLS"
 		mkdir -p "$TOOLS"
 		npm install --silent --prefix "$TOOLS/node" "$NODE_PKG" >/dev/null ||
@@ -121,7 +114,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 gcl_install
-command -v rsync >/dev/null || apt_get rsync	# gitlab-ci-local copies the project with it
+command -v rsync >/dev/null || apt_install rsync	# gitlab-ci-local copies the project with it
 
 GCL=(gitlab-ci-local --force-shell-executor --shell-isolation --concurrency 1 --timestamps)
 repo=$dir/repo times=$dir/times.tsv
@@ -130,7 +123,7 @@ exec 9>"$dir/lock"
 flock -n 9 || die "$dir is in use by another run"
 trap 'exit 130' INT TERM
 head=$(git -C "$TOP" rev-parse HEAD)
-kpkg=$(dpkg-query -W -f '${Package} ${Version}' "$KPKG" 2>/dev/null || echo "no $KPKG")
+kpkg=$(kpkg_installed)
 [ -z "$(git -C "$TOP" status --porcelain --untracked-files=no)" ] ||
 	note "uncommitted changes are not in the pipeline: it runs HEAD ($head)"
 if [ "$(cat "$dir/for" 2>/dev/null)" != "$head $kpkg" ]; then

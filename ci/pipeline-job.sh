@@ -14,11 +14,7 @@ shift 2
 case $kind in
 merge)
 	# python3 and git are all a merge needs
-	command -v python3 >/dev/null && command -v git >/dev/null || {
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			python3 git >/dev/null
-	}
+	command -v python3 >/dev/null && command -v git >/dev/null || apt_install python3 git
 	[ -f plan.json ] || die "merge: no plan.json here"
 	exec bash "$TOP/ci/gate.sh" --plan plan.json --merge "$TOP/make-test-report" "$@" ;;
 gate|suite) ;;
@@ -27,7 +23,7 @@ esac
 bash "$TOP/scripts/install-deps.sh"
 # Every job of one pipeline judges the same base: the plan job wrote the
 # package version it installed into SYSDEV_KPKG.
-have=$(dpkg-query -W -f '${Package} ${Version}' "$KPKG" 2>/dev/null || true)
+have=$(kpkg_installed)
 [ -z "${SYSDEV_KPKG:-}" ] || [ "$have" = "$SYSDEV_KPKG" ] ||
 	die "job $name: the plan is for '$SYSDEV_KPKG', this runner has '${have:-no $KPKG}'"
 bash "$TOP/scripts/prepare-tree.sh"

@@ -40,6 +40,21 @@ JOBS=${JOBS:-$(nproc)}
 die() { echo "${0##*/}: error: $*" >&2; exit 1; }
 note() { echo "${0##*/}: $*" >&2; }
 
+# apt_install PACKAGE...: install from Debian's archive (as root; dies
+# otherwise), without recommends.
+apt_install() {
+	[ "$(id -u)" -eq 0 ] || die "$* missing: run as root to install it"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# kpkg_installed: "linux-source-6.12 6.12.118-1~deb12u1", the base's
+# package as installed (nothing when it is not): what a pipeline's jobs
+# must share (ci/gatelib/plan.py kpkg_version() is the same for Python).
+kpkg_installed() {
+	dpkg-query -W -f '${Package} ${Version}' "$KPKG" 2>/dev/null || true
+}
+
 # git in the kernel tree, with a stable identity for commits we make.
 kgit() {
 	git -C "$KSRC" -c user.name="$BASE_IDENT_NAME" \

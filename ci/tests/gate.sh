@@ -26,9 +26,8 @@ test_gate() {
 	cp "$LOG_ROOT/gate/results.tsv" "$TLOG/gate.results.tsv"
 }
 
-# The self-tests' verdicts depend on the gate, the series and the tools,
-# all in passed_before's key once the series head is checked out
-# (head_passed_before).
+# The self-tests' verdicts depend on the gate, the series and the tools:
+# each starts with head_passed_before (ci/tests/lib.sh).
 
 # selftest_series NAME FILE SUBJECT PYTHON-EDIT: outgoing/ plus one bad
 # patch on top of the series head, in $TLOG/NAME.outgoing, on branch

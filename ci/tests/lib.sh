@@ -79,9 +79,9 @@ record_time() {
 # not: the tests, the configurations, the build script, the guest checks,
 # the judges, their fixtures), the FILEs if any, the kernel tree's HEAD
 # and the version of every installed Debian package (QEMU, busybox, the
-# compilers...).  If
-# this test passed with that key, it says so and the test returns 0; when
-# the test passes, run_test stores the key.  A failure is never kept.
+# compilers...).  If this test passed with that key, it says so and the
+# test returns 0; when the test passes, run_test stores the key.  A
+# failure is never kept.
 # SYSDEV_NO_VERDICT_CACHE=1 runs everything.
 VERDICTS=$SYSDEV_CACHE/verdicts
 verdict_key() { # NAME FILE...

@@ -146,12 +146,12 @@ class BuildChecks:
                 na = ("%s builds none of %s" % (OBJS_ONLY.get(name, name), " ".join(cfiles))
                       if cfiles else "no C file to build")
                 if not any((ref / (f[:-2] + ".o")).exists() for f in cfiles):
-                    self.record(p.num, col, "n/a", na, "")
+                    self.store(p, col, "n/a", na, "")
                     continue
                 t0 = time.time()
                 rc, out, found, objs = self.build_at(name, cfiles, p.src_files(), objs_only=True)
                 if rc == 0 and not objs:
-                    self.record(p.num, col, "n/a", na, out)
+                    self.store(p, col, "n/a", na, out)
                     continue
                 detail = "objects only (%d): %.0fs" % (len(objs), time.time() - t0)
                 old = self.before_objs(p, name, cfiles) if rc == 0 and found else []

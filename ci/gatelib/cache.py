@@ -1,6 +1,8 @@
-"""The verdict cache: a pass is kept under a key made of the commits, the
-check, the configuration's fragment, the host tools' versions and the
-workbench files the gate runs (tooling_hash()); a failure is never kept."""
+"""The verdict cache: a pass, or a build cell's n/a, is kept under a key
+made of the commits, the check, the configuration's fragment, the host
+tools' versions and the workbench files the gate runs (tooling_hash());
+a failure is never kept.  It also keeps the cross column's native lists
+(cross.native_lists())."""
 
 import hashlib
 import json
@@ -86,9 +88,10 @@ class VerdictCache:
     self.record())."""
     def key(self, patch, check):
         frag = b""
-        if check.startswith("build:"):
+        kind, _, config = check.partition(":")
+        if kind in ("build", "native"):
             for d in ("qemu", "ci/configs"):
-                f = TOP / d / (check[6:] + ".config")
+                f = TOP / d / (config + ".config")
                 if f.exists():
                     frag = f.read_bytes()
         h = hashlib.sha256()
@@ -102,12 +105,15 @@ class VerdictCache:
         if self.args.no_cache or not f.exists():
             return False
         data = json.loads(f.read_text())
-        self.record(patch.num, col, "pass", data["detail"] + " (cached)",
-                    data["log"])
+        self.record(patch.num, col, data.get("status", "pass"),
+                    data["detail"] + " (cached)", data["log"])
         return True
 
     def store(self, patch, col, status, detail, log_text):
+        """Record the cell and keep a pass, or a verdict of not applicable
+        (n/a: a build cell's depends on the object directories of the
+        walk, which a re-run on another runner does not have)."""
         self.record(patch.num, col, status, detail, log_text)
-        if status == "pass":
+        if status in ("pass", "n/a"):
             (CACHE / self.key(patch, col)).write_text(
-                json.dumps({"detail": detail, "log": log_text}))
+                json.dumps({"status": status, "detail": detail, "log": log_text}))

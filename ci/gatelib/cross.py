@@ -5,27 +5,56 @@ import json
 import os
 import sys
 
-from .env import KSRC, TOP, git, run
+from .env import CACHE, KSRC, OBJS_ONLY, TOP, git, run
 from .findings import new_findings
 
 
 class CrossChecks:
-    def native_sources(self, configs, files):
-        """{configuration: the files of files that its object directory
-        built}, as the object directories are now.  The build walk writes
-        it as native.json at its end; the cross column reads it, so that a
-        cross cell is decided by the same list whether the builds ran in
-        this process (make test) or in other jobs (the pipeline)."""
-        return {n: [f for f in files
-                    if (self.objdir(n) / (f[:-2] + ".o")).exists() or
-                    self.included_by_object(n, f)]
-                for n in configs if (self.objdir(n) / ".config").exists()}
+    def native_sources(self, config, files):
+        """The files of files that config's object directory built, as the
+        directory is now (included_by_object() counts)."""
+        return [f for f in files
+                if (self.objdir(config) / (f[:-2] + ".o")).exists() or
+                self.included_by_object(config, f)]
 
-    def load_native(self, configs, files):
+    def native_lists(self, configs, last):
+        """{configuration: the series' C files it builds at last}, for the
+        configurations of configs that build in full (an OBJS_ONLY one
+        only compiles objects its mirror builds, and so adds no file).
+
+        The cross column decides by these lists, whether the builds ran in
+        this process (make test) or in other jobs (the pipeline, through
+        native.json), so they must not depend on which object directories
+        a runner happens to have: a list is read from an object directory
+        only just after a full build at last, and kept in the verdict
+        cache under last's key; a run whose build cells are all cached
+        reads it from there.  Without either, the configuration is built
+        at last first, unless its cell there just failed (then the list is
+        what the failed build left, and not kept)."""
+        native = {}
+        for n in configs:
+            if n in OBJS_ONLY:
+                continue
+            f = CACHE / self.key(last, "native:" + n)
+            if self.built_at.get(n) != last.commit and f.exists() and not self.args.no_cache:
+                native[n] = json.loads(f.read_text())
+                continue
+            failed = self.results.get((last.num, "build:" + n), ("",))[0] == "fail"
+            if self.built_at.get(n) != last.commit and not failed:
+                git("checkout", "-q", "--detach", last.commit)
+                self.progress("build of %s at %s, for its native list" % (n, last.num))
+                rc, _ = self.build(n)
+                self.built_at[n] = last.commit if rc == 0 else None
+            native[n] = self.native_sources(n, self.series_c)
+            if self.built_at.get(n) == last.commit:
+                f.write_text(json.dumps(native[n]))
+        return native
+
+    def load_native(self, configs, last):
         """The native lists the cross column uses: those of --native-from
-        (the build jobs' native.json files), else native_sources()."""
+        (the build jobs' native.json files), else native_lists()."""
         if not self.args.native_from:
-            return self.native_sources(configs, files)
+            return self.native_lists(configs, last)
         native = {}
         for f in self.args.native_from:
             for n, built in json.loads(open(f).read()).items():
@@ -54,8 +83,8 @@ class CrossChecks:
         configs leave out) compile, W=1, in the defconfigs of
         ci/cross-build.py, without more warnings than at the parent.  Not
         applicable (n/a) to a patch whose C files all built natively.  native
-        is load_native()'s: what the native configurations built at the end
-        of the build walk."""
+        is load_native()'s: what the native configurations build at the
+        last patch."""
         col = "cross"
         if self.results_cached.get((p.num, col)) or self.cached(p, col):
             return

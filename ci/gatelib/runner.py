@@ -109,14 +109,14 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
                 if "boot" in want:
                     self.check_boot(p)
                 self.done = i + 1
-            # What each configuration built, as its object directory has it
-            # at the end of the walk: the cross column's native list, here
-            # and (as native.json) in the pipeline's cross job.
+            # What each configuration builds at the last patch: the cross
+            # column's native lists, here and (as native.json) in the
+            # pipeline's cross job.
             if configs:
-                (self.logdir / "native.json").write_text(json.dumps(
-                    self.native_sources(configs, self.series_c), indent=1))
+                (self.logdir / "native.json").write_text(
+                    json.dumps(self.native_lists(configs, last), indent=1))
             if "cross" in want:
-                native = self.load_native(a.configs, self.series_c)
+                native = self.load_native(a.configs, last)
                 for p in sel:
                     if not self.results_cached[(p.num, "cross")]:
                         git("checkout", "-q", "--detach", p.commit)

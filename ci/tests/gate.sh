@@ -129,7 +129,11 @@ test_gate_catches_cross_break() {
 	head_passed_before && return 0
 	selftest_series cross arch/powerpc/kernel/sysfs.c "powerpc: break the build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#error \"gate selftest: powerpc is broken\"\n")'
-	run_selftest cross "cross: FAILED powerpc .*arch/powerpc/kernel/sysfs.o" --checks cross
+	# no native configuration builds the file: empty native lists, rather
+	# than each configuration built at the bad head for its list
+	echo '{}' > "$TLOG/cross.native.json"
+	run_selftest cross "cross: FAILED powerpc .*arch/powerpc/kernel/sysfs.o" --checks cross \
+		--native-from "$TLOG/cross.native.json"
 }
 
 # Tools that cannot run must fail their column, never pass it empty: a
@@ -241,22 +245,24 @@ test_gate_key_covers_untracked() {
 
 # The pipeline (ci/gitlab-ci.yml): a slice of make test, patches 1-2 and
 # two of the suite's tests, run job by job through ci/pipeline-job.sh as
-# the child pipeline's jobs run (one of every kind: lint, each build job,
-# boot, cross on an empty object root as a fresh runner has it, a suite
-# job), then merged and held to the plan.  Every merged cell must equal
-# the serial gate's of this make test (the test "gate", which runs
-# before), every test the suite's verdict, and the count that of the same
-# slice of the serial run.  Both pipelines must pass GitLab's schema.  Then
-# the merge must fail on each way a job can lose results
-# (pipeline_merge_fails), and a job must refuse another linux-source
-# version than the plan's.
+# the child pipeline's jobs run (one of every kind: lint, each build job
+# and cross on an empty object root as a fresh runner has it, boot, a
+# suite job), then merged and held to the plan.  Every merged cell must
+# equal the serial gate's over the same slice (run here: in make test
+# its cells are the test "gate"'s, from the cache; in the pipeline's
+# self-test job, which has no test "gate", they are judged here), every
+# test the suite's verdict, and the count that of the same slice of the
+# serial run.  Both pipelines must pass GitLab's schema.  Then the merge
+# must fail on each way a job can lose results (pipeline_merge_fails),
+# and a job must refuse another linux-source version than the plan's.
 test_gate_pipeline() {
-	local d=$TLOG/pipeline serial=$TLOG/gate.results.tsv j kpkg script n want got
-	[ -s "$serial" ] || { fail "no results of the serial gate ($serial): run the test gate first"; return 1; }
+	local d=$TLOG/pipeline serial=$TLOG/pipeline/serial/results.tsv j kpkg script n want got built
 	head_passed_before && return 0
 	rm -rf "$d" "$TOP/job-logs"
 	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"
+	GATE_LOGS="$d/serial" bash "$TOP/ci/gate.sh" --only 1,2 > "$d/serial.out" 2>&1 ||
+		{ tail -n 20 "$d/serial.out"; fail "the serial gate of the slice failed"; return 1; }
 	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
 	# GitLab's schema, as gitlab-ci-local holds a file to it: the project's
@@ -283,20 +289,33 @@ for name, job in json.load(open(sys.argv[1])).items():
 	# Run them here, in the repository as a runner checks it out (a job
 	# writes job-logs/, the merge plan.json and make-test-report/ there;
 	# moved aside at the end), each with a log root of its own (the nested
-	# run-tests.sh must not touch this one's).  The cross job gets an
-	# empty object root: its native lists come from the build jobs'
-	# native.json only, as on a fresh runner.  The merge job runs its
-	# script, the plan it carries included, as the pipeline has it.
+	# run-tests.sh must not touch this one's).  The build and cross jobs
+	# get an empty object root of their own, as a fresh runner has it with
+	# the pipeline's cache of verdicts: the build jobs must judge every
+	# cell and give the cross job the serial gate's native lists
+	# (native.json) from that cache, building nothing.  The merge job runs
+	# its script, the plan it carries included, as the pipeline has it.
 	rm -rf "$TOP/plan.json" "$TOP/make-test-report"
 	while IFS=$'\t' read -r j kpkg script; do
 		[ "$j" != merge ] || continue
 		echo "== job $j ($kpkg): $script"
 		[ -n "$kpkg" ] || { fail "job $j has no SYSDEV_KPKG"; return 1; }
 		(cd "$TOP" && env LOG_ROOT="$d/logs-$j" SYSDEV_KPKG="$kpkg" \
-			BUILD_ROOT="$( [ "$j" = cross ] && echo "$d/empty-build" || echo "$BUILD_ROOT")" \
+			BUILD_ROOT="$(case $j in build-*|cross) echo "$d/empty-build-$j" ;;
+				*) echo "$BUILD_ROOT" ;; esac)" \
 			bash -c "$script") > "$d/$j.out" 2>&1 ||
 			{ tail -n 20 "$d/$j.out"; fail "job $j failed"; return 1; }
 	done < "$d/jobs"
+	built=$(find "$d"/empty-build-* -type f 2>/dev/null | head -n 3)
+	[ -z "$built" ] || { fail "a job built in its empty object root on a re-run of cached cells: $built"; return 1; }
+	python3 -c 'import json, sys
+jobs = {}
+for f in sys.argv[2:]:
+    jobs.update(json.load(open(f)))
+serial = json.load(open(sys.argv[1]))
+sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, serial))' \
+		"$d/serial/native.json" "$TOP"/job-logs/build-*/native.json ||
+		{ fail "the build jobs' native lists are not the serial gate's"; return 1; }
 	echo "== job merge"
 	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["merge"]["script"]))' \
 		"$d/pipeline.yml" > "$d/merge.sh"

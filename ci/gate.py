@@ -33,9 +33,9 @@ and for the series: cover letter, at most 15 patches, new files covered by
 MAINTAINERS-notes.md and by MAINTAINERS, outgoing/ regenerates byte for
 byte, and git send-email --dry-run sends one message per file.
 
-A passing result is cached under a key made of the commits, the check and
-the tracked files of ci/, qemu/ and scripts/ (but the suite's tests and
-benchmarks), so an unchanged series is re-judged
+A passing result (and a build cell's n/a) is cached under a key made of the
+commits, the check and the tracked files of ci/, qemu/ and scripts/ (but
+the suite's tests and benchmarks), so an unchanged series is re-judged
 in minutes; a failure is always run again.  The report is a table, one row
 per patch, written to $LOG_ROOT/gate/report.md; each cell points at its log.
 """
@@ -68,7 +68,7 @@ def main():
     ap.add_argument("--cell", help="run one cell of --list-cells (e.g. 0005:build:i386)")
     ap.add_argument("--native-from", nargs="+", metavar="FILE",
                     help="the cross column's native lists: the native.json of build runs "
-                         "(default: this run's object directories)")
+                         "(default: this run's, from the full builds at the head or the cache)")
     ap.add_argument("--write-plan", metavar="FILE",
                     help="write the pipeline's plan (its jobs, their cells and tests; "
                          "--only applies) to FILE and exit")

@@ -110,6 +110,19 @@ class BuildChecks:
                    % (detail, len(old), len(after)), log)
         return True
 
+    def drop_series_objects(self, name):
+        """Delete the objects (and their .cmd files) of the series' C files
+        from name's object directory, before its full build at the last
+        patch: kbuild never removes an object it no longer builds, and the
+        native list (cross.native_lists()) must be what this build built,
+        not what an older series or an earlier patch left."""
+        d = self.objdir(name)
+        for f in self.series_c:
+            o = d / (f[:-2] + ".o")
+            for x in (o, o.parent / ("." + o.name + ".cmd")):
+                if x.exists():
+                    x.unlink()
+
     def before_objs(self, p, name, cfiles):
         """The warnings of p's files at its parent, from an objects-only
         build there (the parent was not built in this run)."""
@@ -142,27 +155,35 @@ class BuildChecks:
                 continue
             cfiles = self.includers(p, p.commit)
             if not full:
-                ref = self.objdir(OBJS_ONLY.get(name, name))
-                na = ("%s builds none of %s" % (OBJS_ONLY.get(name, name), " ".join(cfiles))
+                m = OBJS_ONLY.get(name, name)
+                ref = self.objdir(m)
+                na = ("%s builds none of %s" % (m, " ".join(cfiles))
                       if cfiles else "no C file to build")
                 if not any((ref / (f[:-2] + ".o")).exists() for f in cfiles):
-                    self.store(p, col, "n/a", na, "")
+                    # kept only if the reference directory is of a good
+                    # build of this run, not a partial or an old one
+                    if self.built_at.get(m):
+                        self.store(p, col, "n/a", na, "")
+                    else:
+                        self.record(p.num, col, "n/a", na, "")
                     continue
                 t0 = time.time()
                 rc, out, found, objs = self.build_at(name, cfiles, p.src_files(), objs_only=True)
-                if rc == 0 and not objs:
-                    self.store(p, col, "n/a", na, out)
-                    continue
                 detail = "objects only (%d): %.0fs" % (len(objs), time.time() - t0)
                 old = self.before_objs(p, name, cfiles) if rc == 0 and found else []
                 self.judge_build(p, col, rc, out, old, found, detail)
                 continue
             ncfiles = self.includers(nxt, nxt.commit) if nxt and name in PRIMARY else []
+            if p is last:
+                self.drop_series_objects(name)
             t0 = time.time()
             rc, out, found, _ = self.build_at(
                 name, cfiles + [f for f in ncfiles if f not in cfiles],
                 p.src_files() + (nxt.src_files() if ncfiles else []))
             secs = time.time() - t0
+            if p is last:
+                # before before_objs() or bisect_break() build elsewhere
+                self.native_at_last[name] = (rc, self.native_sources(name, self.series_c))
             after = [w for w in found if w.split(":", 1)[0] in p.src_files()]
             if ncfiles and rc == 0:
                 self.before[(nxt.idx, name)] = [

@@ -84,8 +84,8 @@ def tooling_hash():
 
 
 class VerdictCache:
-    """The Gate's cache of passes (needs self.tool, self.args.no_cache and
-    self.record())."""
+    """The Gate's cache of passes and build cells' n/a (needs self.tool,
+    self.args.no_cache and self.record())."""
     def key(self, patch, check):
         frag = b""
         kind, _, config = check.partition(":")
@@ -112,8 +112,12 @@ class VerdictCache:
     def store(self, patch, col, status, detail, log_text):
         """Record the cell and keep a pass, or a verdict of not applicable
         (n/a: a build cell's depends on the object directories of the
-        walk, which a re-run on another runner does not have)."""
+        walk, which a re-run on another runner does not have); a failure
+        removes what was kept of the cell (bisect_break() fails a cell
+        that an objects-only build had passed)."""
         self.record(patch.num, col, status, detail, log_text)
+        f = CACHE / self.key(patch, col)
         if status in ("pass", "n/a"):
-            (CACHE / self.key(patch, col)).write_text(
-                json.dumps({"status": status, "detail": detail, "log": log_text}))
+            f.write_text(json.dumps({"status": status, "detail": detail, "log": log_text}))
+        elif f.exists():
+            f.unlink()

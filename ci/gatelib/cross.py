@@ -1,6 +1,7 @@
 """Cell runner of the cross column: touched C files no native configuration
 built, cross-built W=1 by ci/cross-build.py."""
 
+import hashlib
 import json
 import os
 import sys
@@ -26,28 +27,37 @@ class CrossChecks:
         this process (make test) or in other jobs (the pipeline, through
         native.json), so they must not depend on which object directories
         a runner happens to have: a list is read from an object directory
-        only just after a full build at last, and kept in the verdict
-        cache under last's key; a run whose build cells are all cached
-        reads it from there.  Without either, the configuration is built
-        at last first, unless its cell there just failed (then the list is
-        what the failed build left, and not kept)."""
+        only just after a full build at last (check_builds(), with the
+        series' objects deleted before it) and kept in the verdict cache
+        under last's key and the series' files; a run whose build cells
+        are all cached reads it from there.  Without either (a run of
+        --only that leaves out the head, of --checks cross alone), the
+        configuration is built at last here.  A list from a failed build
+        is used but not kept."""
+        if self.native is not None:
+            return self.native
         native = {}
         for n in configs:
             if n in OBJS_ONLY:
                 continue
-            f = CACHE / self.key(last, "native:" + n)
-            if self.built_at.get(n) != last.commit and f.exists() and not self.args.no_cache:
+            f = CACHE / hashlib.sha256((self.key(last, "native:" + n) + "\0" +
+                                        " ".join(self.series_c)).encode()).hexdigest()
+            if n not in self.native_at_last and f.exists() and not self.args.no_cache:
                 native[n] = json.loads(f.read_text())
                 continue
-            failed = self.results.get((last.num, "build:" + n), ("",))[0] == "fail"
-            if self.built_at.get(n) != last.commit and not failed:
+            if n not in self.native_at_last:
                 git("checkout", "-q", "--detach", last.commit)
                 self.progress("build of %s at %s, for its native list" % (n, last.num))
+                self.drop_series_objects(n)
                 rc, _ = self.build(n)
-                self.built_at[n] = last.commit if rc == 0 else None
-            native[n] = self.native_sources(n, self.series_c)
-            if self.built_at.get(n) == last.commit:
+                self.native_at_last[n] = (rc, self.native_sources(n, self.series_c))
+            rc, native[n] = self.native_at_last[n]
+            if rc == 0:
                 f.write_text(json.dumps(native[n]))
+            else:
+                self.progress("%s does not build at %s: its native list is what the "
+                              "build left, not kept" % (n, last.num))
+        self.native = native
         return native
 
     def load_native(self, configs, last):

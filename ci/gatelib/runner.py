@@ -23,6 +23,8 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
         self.tool = tooling_hash()
         self.results = {}   # (row, column) -> (status, detail, log)
         self.built_at = {}  # configuration -> commit its objdir was built at
+        self.native_at_last = {}    # configuration -> (rc, its native list)
+        self.native = None          # native_lists(), once
         self.logdir = GATE_LOGS
         if self.logdir.exists():
             shutil.rmtree(self.logdir)
@@ -82,7 +84,7 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
                 for col in cols_of(p) + (["cross"] if "cross" in want else []):
                     self.results_cached[(p.num, col)] = self.cached(p, col)
             # A secondary configuration never built here is built at the
-            # last selected patch first: its objects tell which files it
+            # last patch of the series first: its objects tell which files it
             # builds, and so which patches get an objects-only cell.
             # An OBJS_ONLY configuration asks the one it mirrors, which
             # needs no first build if this run builds it at the first
@@ -96,7 +98,8 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
                         any(not self.results_cached[(p.num, "build:" + n)] for p in sel):
                     git("checkout", "-q", "--detach", last.commit)
                     self.progress("first build of %s at %s" % (m, last.num))
-                    self.build(m)
+                    rc, _ = self.build(m)
+                    self.built_at[m] = last.commit if rc == 0 else None
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
                 todo = [c for c in cols_of(p) if not self.results_cached[(p.num, c)]]

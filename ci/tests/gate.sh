@@ -308,13 +308,20 @@ for name, job in json.load(open(sys.argv[1])).items():
 	done < "$d/jobs"
 	built=$(find "$d"/empty-build-* -type f 2>/dev/null | head -n 3)
 	[ -z "$built" ] || { fail "a job built in its empty object root on a re-run of cached cells: $built"; return 1; }
+	built=$(grep -h 'first build of\|for its native list' "$d"/build-*.out || true)
+	[ -z "$built" ] || { fail "a build job built a kernel on a re-run of cached cells: $built"; return 1; }
+	# every full-build configuration, x86_64 building the core
 	python3 -c 'import json, sys
 jobs = {}
-for f in sys.argv[2:]:
+for f in sys.argv[3:]:
     jobs.update(json.load(open(f)))
 serial = json.load(open(sys.argv[1]))
+want = sys.argv[2].split()
+if sorted(jobs) != sorted(want) or "drivers/base/sysdev.c" not in jobs["x86_64"]:
+    sys.exit("the build jobs native lists: %s, not every one of %s" % (jobs, want))
 sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, serial))' \
-		"$d/serial/native.json" "$TOP"/job-logs/build-*/native.json ||
+		"$d/serial/native.json" "$(gate_py '" ".join(n for n in plan.CONFIGS if n not in plan.OBJS_ONLY)')" \
+		"$TOP"/job-logs/build-*/native.json ||
 		{ fail "the build jobs' native lists are not the serial gate's"; return 1; }
 	echo "== job merge"
 	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["merge"]["script"]))' \

@@ -109,6 +109,22 @@ class VerdictCache:
                     data["detail"] + " (cached)", data["log"])
         return True
 
+    def native_file(self, last, config):
+        """Where config's native list (cross.native_lists()) is kept: under
+        last's key for "native:config" and the series' C files."""
+        return CACHE / hashlib.sha256((self.key(last, "native:" + config) + "\0" +
+                                       " ".join(self.series_c)).encode()).hexdigest()
+
+    def kept_native(self, last, config):
+        """config's kept native list, or None (none kept, or --no-cache)."""
+        f = self.native_file(last, config)
+        if self.args.no_cache or not f.exists():
+            return None
+        return json.loads(f.read_text())
+
+    def keep_native(self, last, config, files):
+        self.native_file(last, config).write_text(json.dumps(files))
+
     def store(self, patch, col, status, detail, log_text):
         """Record the cell and keep a pass, or a verdict of not applicable
         (n/a: a build cell's depends on the object directories of the

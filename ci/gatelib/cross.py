@@ -1,12 +1,11 @@
 """Cell runner of the cross column: touched C files no native configuration
 built, cross-built W=1 by ci/cross-build.py."""
 
-import hashlib
 import json
 import os
 import sys
 
-from .env import CACHE, KSRC, OBJS_ONLY, TOP, git, run
+from .env import KSRC, OBJS_ONLY, TOP, git, run
 from .findings import new_findings
 
 
@@ -40,10 +39,9 @@ class CrossChecks:
         for n in configs:
             if n in OBJS_ONLY:
                 continue
-            f = CACHE / hashlib.sha256((self.key(last, "native:" + n) + "\0" +
-                                        " ".join(self.series_c)).encode()).hexdigest()
-            if n not in self.native_at_last and f.exists() and not self.args.no_cache:
-                native[n] = json.loads(f.read_text())
+            kept = None if n in self.native_at_last else self.kept_native(last, n)
+            if kept is not None:
+                native[n] = kept
                 continue
             if n not in self.native_at_last:
                 git("checkout", "-q", "--detach", last.commit)
@@ -53,7 +51,7 @@ class CrossChecks:
                 self.native_at_last[n] = (rc, self.native_sources(n, self.series_c))
             rc, native[n] = self.native_at_last[n]
             if rc == 0:
-                f.write_text(json.dumps(native[n]))
+                self.keep_native(last, n, native[n])
             else:
                 self.progress("%s does not build at %s: its native list is what the "
                               "build left, not kept" % (n, last.num))

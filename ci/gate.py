@@ -71,7 +71,7 @@ def main():
                          "(default: this run's, from the full builds at the head or the cache)")
     ap.add_argument("--write-plan", metavar="FILE",
                     help="write the pipeline's plan (its jobs, their cells and tests; "
-                         "--only applies) to FILE and exit")
+                         "--only and --configs apply) to FILE and exit")
     ap.add_argument("--tests", default=None,
                     help="with --write-plan: the suite's tests the plan runs, comma-separated "
                          "(default: all of ci/run-tests.sh --list)")
@@ -84,12 +84,18 @@ def main():
     a = ap.parse_args()
     a.configs = [c for c in a.configs.split(",") if c]
     a.checks = [c for c in a.checks.split(",") if c]
+    for what, given, known in (("configuration", a.configs, CONFIGS),
+                               ("check", a.checks, ap.get_default("checks").split(","))):
+        bad = [x for x in given if x not in known]
+        if bad:
+            sys.exit("gate: unknown %s %s (known: %s)" % (what, ",".join(bad), ",".join(known)))
     a.only = None if a.only is None else {int(x) for x in a.only.split(",")}
     if a.list_cells:
         print(json.dumps(list_cells(a.configs, a.checks)))
         return
     if a.write_plan:
-        Path(a.write_plan).write_text(json.dumps(make_plan(a.only, a.tests.split(",") if a.tests else None), indent=1) + "\n")
+        Path(a.write_plan).write_text(json.dumps(make_plan(a.only, a.tests.split(",") if a.tests else None,
+                                                         a.configs), indent=1) + "\n")
         return
     if a.pipeline:
         if not a.plan:

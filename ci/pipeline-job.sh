@@ -2,11 +2,15 @@
 # One job of the GitLab pipeline (the child pipeline that ci/gitlab-ci.yml
 # makes with ci/gate.sh --pipeline): the job's setup, then its part of
 # make test, its logs in job-logs/NAME.
-#   gate NAME GATE-ARGS...   a serial gate run (ci/gate.sh GATE-ARGS)
-#   suite NAME TEST...       tests of the suite (ci/run-tests.sh TEST...)
+#   gate NAME GATE-ARGS...   a serial gate run (ci/gate.sh GATE-ARGS); its
+#                            passes go to job-logs/NAME/gate-cache too
+#   suite NAME [--gate-passes] TEST...
+#                            tests of the suite (ci/run-tests.sh TEST...);
+#                            with --gate-passes, on the passes of the gate
+#                            jobs before it (job-logs/*/gate-cache)
 #   merge NAME DIR...        the merge of the jobs' DIRs, held to ./plan.json
 set -euo pipefail
-usage() { echo "usage: ${0##*/} gate NAME GATE-ARGS... | suite NAME TEST... | merge NAME DIR..."; }
+usage() { echo "usage: ${0##*/} gate NAME GATE-ARGS... | suite NAME [--gate-passes] TEST... | merge NAME DIR..."; }
 [ $# -ge 2 ] || { usage >&2; exit 2; }
 kind=$1 name=$2
 shift 2
@@ -20,6 +24,12 @@ merge)
 gate|suite) ;;
 *)	usage >&2; exit 2 ;;
 esac
+passes=
+if [ "$kind" = suite ] && [ "${1:-}" = --gate-passes ]; then
+	shift
+	passes=$(find "$TOP/job-logs" -mindepth 2 -maxdepth 2 -name gate-cache -type d 2>/dev/null | sort || true)
+	[ -n "$passes" ] || die "job $name: no gate job's passes in job-logs/*/gate-cache (it needs the gate jobs' artifacts)"
+fi
 bash "$TOP/scripts/install-deps.sh"
 # Every job of one pipeline judges the same base: the plan job wrote the
 # package version it installed into SYSDEV_KPKG.
@@ -31,9 +41,26 @@ bash "$TOP/scripts/apply-series.sh"
 out=$TOP/job-logs/$name
 rm -rf "$out"
 mkdir -p "$out"
+cache=$SYSDEV_CACHE/gate-cache
+rc=0
 case $kind in
-gate)	GATE_LOGS=$out exec bash "$TOP/ci/gate.sh" "$@" ;;
-suite)	rc=0
+gate)	start=$(mktemp)
+	GATE_LOGS=$out bash "$TOP/ci/gate.sh" "$@" || rc=$?
+	# for the jobs that run the gate's commands on its passes: what this
+	# run kept or read (the gate touches what it reads); the passes are
+	# keyed (ci/gatelib/cache.py), whichever runner reads them
+	mkdir -p "$out/gate-cache"
+	[ ! -d "$cache" ] || find "$cache" -maxdepth 1 -type f -newer "$start" \
+		-exec cp -p -t "$out/gate-cache" {} +
+	rm -f "$start"
+	exit $rc ;;
+suite)	if [ -n "$passes" ]; then
+		mkdir -p "$cache"
+		while read -r d; do
+			cp -r "$d/." "$cache/"
+		done <<<"$passes"
+		echo "job $name: on the passes of $(wc -l <<<"$passes") gate jobs ($(ls "$cache" | wc -l) in the cache)"
+	fi
 	bash "$TOP/ci/run-tests.sh" "$@" || rc=$?
 	cp -r "$LOG_ROOT/tests/." "$out/"
 	exit $rc ;;

@@ -105,6 +105,7 @@ class VerdictCache:
         if self.args.no_cache or not f.exists():
             return False
         data = json.loads(f.read_text())
+        f.touch()   # read by this run: a gate job hands on what it used
         self.record(patch.num, col, data.get("status", "pass"),
                     data["detail"] + " (cached)", data["log"])
         return True
@@ -120,6 +121,7 @@ class VerdictCache:
         f = self.native_file(last, config)
         if self.args.no_cache or not f.exists():
             return None
+        f.touch()
         return json.loads(f.read_text())
 
     def keep_native(self, last, config, files):

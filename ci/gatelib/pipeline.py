@@ -1,7 +1,8 @@
 """The GitLab CI child pipeline of make test, from the plan
 (plan.make_plan()): one job per gate job and per suite job, all started
-at once but the cross job (it reads the build jobs' native.json), then a
-merge job that holds their results to the plan and prints one report of
+at once but the cross job (it reads the build jobs' native.json) and the
+suite jobs that run on the gate's passes (plan.AFTER_GATE), then a merge
+job that holds their results to the plan and prints one report of
 the whole make test.  Every job runs ci/pipeline-job.sh."""
 
 import base64
@@ -49,8 +50,13 @@ def gitlab_pipeline(plan):
         elif j["name"].startswith("build-"):
             builds.append(j["name"])
         jobs[j["name"]] = job("gate", j["name"], args, needs)
+    gate = [j["name"] for j in plan["gate_jobs"]]
     for j in plan["suite_jobs"]:
-        jobs[j["name"]] = job("suite", j["name"], j["tests"])
+        if j.get("after_gate"):
+            jobs[j["name"]] = job("suite", j["name"], ["--gate-passes"] + j["tests"],
+                                  [{"job": g, "artifacts": True} for g in gate])
+        else:
+            jobs[j["name"]] = job("suite", j["name"], j["tests"])
     names = [n for n in jobs if n != "stages"]
     packed = base64.b64encode(gzip.compress(json.dumps(plan).encode(), mtime=0)).decode()
     jobs["merge"] = {

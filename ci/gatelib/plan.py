@@ -144,9 +144,17 @@ SUITE_JOBS = [
     ("suite-nosysfs", r"^reliability_nosysfs$"),
     ("suite-docs", r"^docs_htmldocs$"),
     ("suite-reliability", r"^(reliability_|docs_)"),
-    ("suite-gate-selftests", r"^(gate_|maintainers_notes$|documented_commands$)"),
+    ("suite-documented", r"^documented_commands$"),
+    ("suite-gate-pipeline", r"^gate_pipeline$"),
+    ("suite-gate-selftests", r"^(gate_|maintainers_notes$)"),
     ("suite-workbench", r""),
 ]
+# Jobs whose tests run the gate's own commands (the README's "ci/gate.sh
+# --only 5"), which make test runs after the test "gate", on its passes:
+# in the pipeline they start after the gate jobs, on the passes those
+# hand on (ci/pipeline-job.sh suite --gate-passes).  Cold, they would
+# judge whole patches again in every configuration.
+AFTER_GATE = {"suite-documented"}
 
 
 def suite_jobs(tests):
@@ -167,7 +175,7 @@ def kpkg_version():
     return out.strip() or "%s not installed" % E["KPKG"]
 
 
-def make_plan(only=None, tests=None):
+def make_plan(only=None, tests=None, configs=CONFIGS):
     """The pipeline's plan: the base package, the series, every gate job
     with the cells it must give a verdict on, every suite job with its
     tests.  The merge holds the jobs' results to it."""
@@ -183,8 +191,9 @@ def make_plan(only=None, tests=None):
         "only": sorted(only) if only else None,
         "gate_jobs": [{"name": n, "checks": c, "configs": cf,
                        "cells": expected_cells(rows, c, cf)}
-                      for n, c, cf in gate_jobs()],
-        "suite_jobs": [{"name": n, "tests": ts} for n, ts in suite_jobs(tests)],
+                      for n, c, cf in gate_jobs(configs)],
+        "suite_jobs": [{"name": n, "tests": ts, "after_gate": n in AFTER_GATE}
+                       for n, ts in suite_jobs(tests)],
     }
 
 

@@ -243,27 +243,30 @@ test_gate_key_covers_untracked() {
 	done
 }
 
-# The pipeline (ci/gitlab-ci.yml): a slice of make test, patches 1-2 and
-# two of the suite's tests, run job by job through ci/pipeline-job.sh as
-# the child pipeline's jobs run (one of every kind: lint, each build job
-# and cross on an empty object root as a fresh runner has it, boot, a
+# The pipeline (ci/gitlab-ci.yml): a slice of make test, patches 1-2, one
+# configuration of each kind (x86_64 built in full at every patch, clang
+# objects-only in its object directory, nopm in full at the head only)
+# and two of the suite's tests, run job by job through ci/pipeline-job.sh
+# as the child pipeline's jobs run (one of every kind: lint, each build
+# job and cross on an empty object root as a fresh runner has it, boot, a
 # suite job), then merged and held to the plan.  Every merged cell must
 # equal the serial gate's over the same slice (run here: in make test
-# its cells are the test "gate"'s, from the cache; in the pipeline's
-# self-test job, which has no test "gate", they are judged here), every
+# its cells are the test "gate"'s, from the cache; in the pipeline's job
+# suite-gate-pipeline, which has no test "gate", they are judged here), every
 # test the suite's verdict, and the count that of the same slice of the
 # serial run.  Both pipelines must pass GitLab's schema.  Then the merge
 # must fail on each way a job can lose results (pipeline_merge_fails),
 # and a job must refuse another linux-source version than the plan's.
 test_gate_pipeline() {
 	local d=$TLOG/pipeline serial=$TLOG/pipeline/serial/results.tsv j kpkg script n want got built
+	local slice=(--only 1,2 --configs x86_64,clang,nopm)
 	head_passed_before && return 0
 	rm -rf "$d" "$TOP/job-logs"
 	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"
-	GATE_LOGS="$d/serial" bash "$TOP/ci/gate.sh" --only 1,2 > "$d/serial.out" 2>&1 ||
+	GATE_LOGS="$d/serial" bash "$TOP/ci/gate.sh" "${slice[@]}" > "$d/serial.out" 2>&1 ||
 		{ tail -n 20 "$d/serial.out"; fail "the serial gate of the slice failed"; return 1; }
-	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
+	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests perf_table,log_judge --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
 	# GitLab's schema, as gitlab-ci-local holds a file to it: the project's
 	# pipeline and the child pipeline pass; a trigger that includes its
@@ -273,6 +276,23 @@ test_gate_pipeline() {
 	sed 's/artifact: pipeline\.yml/artifact: pipeline.json/' "$TOP/ci/gitlab-ci.yml" > "$d/json-name.yml"
 	expect_fail schema "'artifact' property is not expected" \
 		bash "$TOP/ci/gitlab-local.sh" --check "$d/json-name.yml" || return 1
+	# make test's own pipeline: the job of documented_commands (it runs
+	# the README's gate commands, on the passes of the test gate in make
+	# test) starts after every gate job, on their passes
+	bash "$TOP/ci/gate.sh" --write-plan "$d/full-plan.json"
+	bash "$TOP/ci/gate.sh" --plan "$d/full-plan.json" --pipeline > "$d/full-pipeline.yml"
+	python3 -c 'import json, sys
+plan, jobs = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want = sorted(j["name"] for j in plan["gate_jobs"])
+j = next((n for n, j in jobs.items() if n != "stages" and
+          "documented_commands" in j["script"][-1].split()), None)
+if j is None:
+    sys.exit("no job runs documented_commands")
+needs = sorted(x["job"] for x in jobs[j]["needs"] if x.get("artifacts"))
+if needs != want or "--gate-passes" not in jobs[j]["script"][-1].split():
+    sys.exit("job %s: needs %s, script %s; not on the passes of the gate jobs %s"
+             % (j, needs, jobs[j]["script"][-1], want))' "$d/full-plan.json" "$d/full-pipeline.yml" ||
+		{ fail "documented_commands does not run on the gate jobs' passes"; return 1; }
 	# each job's script line and linux-source version as the child
 	# pipeline has them
 	python3 -c 'import json, sys
@@ -282,10 +302,10 @@ for name, job in json.load(open(sys.argv[1])).items():
 		"$d/pipeline.yml" > "$d/jobs"
 	cut -f1 "$d/jobs" | tr '\n' ' '
 	echo
-	for j in lint build-x86_64 build-i386 build-nopm build-nosmp build-nonuma boot cross suite-workbench merge; do
+	for j in lint build-x86_64 build-nopm boot cross suite-workbench merge; do
 		grep -q "^$j"$'\t' "$d/jobs" || { fail "the pipeline has no job $j"; return 1; }
 	done
-	[ "$(wc -l < "$d/jobs")" -eq 10 ] || { fail "the slice's pipeline has $(wc -l < "$d/jobs") jobs, not 10"; return 1; }
+	[ "$(wc -l < "$d/jobs")" -eq 7 ] || { fail "the slice's pipeline has $(wc -l < "$d/jobs") jobs, not 7"; return 1; }
 	# Run them here, in the repository as a runner checks it out (a job
 	# writes job-logs/, the merge plan.json and make-test-report/ there;
 	# moved aside at the end), each with a log root of its own (the nested
@@ -320,7 +340,7 @@ want = sys.argv[2].split()
 if sorted(jobs) != sorted(want) or "drivers/base/sysdev.c" not in jobs["x86_64"]:
     sys.exit("the build jobs native lists: %s, not every one of %s" % (jobs, want))
 sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, serial))' \
-		"$d/serial/native.json" "$(gate_py '" ".join(n for n in plan.CONFIGS if n not in plan.OBJS_ONLY)')" \
+		"$d/serial/native.json" "x86_64 nopm" \
 		"$TOP"/job-logs/build-*/native.json ||
 		{ fail "the build jobs' native lists are not the serial gate's"; return 1; }
 	echo "== job merge"
@@ -331,7 +351,7 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 	mv "$TOP/job-logs" "$TOP/plan.json" "$d/"
 	mv "$TOP/make-test-report" "$d/merged"
 	mv "$d/plan.json" "$d/plan-of-merge.json"
-	bash "$TOP/ci/gate.sh" --only 1,2 --tests perf_table,log_judge --write-plan "$d/plan.json"
+	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests perf_table,log_judge --write-plan "$d/plan.json"
 	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 		"$d/plan.json" "$d/plan-of-merge.json" || { fail "the merge job's plan is not the plan job's"; return 1; }
 	# cells: as the serial run's (status and detail, "(cached)" aside)
@@ -357,8 +377,8 @@ pipeline_merge_fails() {
 	local d=$1
 	merge_broken "$d" "job boot: no results" 'rm -r boot' &&
 	merge_broken "$d" "job lint: no results.tsv" 'rm lint/results.tsv' &&
-	merge_broken "$d" "job build-i386: no verdict on cell 0002 build:i386" \
-		'grep -v -P "^\S*0002\S*\tbuild:i386\t" build-i386/results.tsv > x; mv x build-i386/results.tsv' &&
+	merge_broken "$d" "job build-nopm: no verdict on cell 0002 build:nopm" \
+		'grep -v -P "^\S*0002\S*\tbuild:nopm\t" build-nopm/results.tsv > x; mv x build-nopm/results.tsv' &&
 	merge_broken "$d" "cell 0001 message given twice" \
 		'grep -P "^\S*0001\S*\tmessage\t" lint/results.tsv > x; cat x >> lint/results.tsv' &&
 	merge_broken "$d" "job boot: cell 0003 message is not in its plan" \

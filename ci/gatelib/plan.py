@@ -137,6 +137,8 @@ def gate_jobs(configs=CONFIGS):
 # debug kernel for its boots and the kexec jump; the test kernel for the
 # head's reliability boots and, from its ccache, the fallback's side
 # tree).  One job of four kernels spent 25 minutes on the first two, cold.
+# gate_pipeline has a job of its own: a runner has no test "gate" whose
+# passes it could read, so it judges its serial slice there, cold.
 SUITE_JOBS = [
     ("suite-debug", r"^reliability_(debug|kexec_jump)$"),
     ("suite-rt", r"^reliability_rt$"),

@@ -36,7 +36,7 @@ RULES = [
     (r"^bash ci/gate\.sh\s*$", "test gate"),
     (r"^bash ci/gate\.sh --write-plan plan\.json$|^bash ci/gate\.sh --plan plan\.json --pipeline",
      "test gate_pipeline"),
-    (r"^bash ci/gitlab-local\.sh --check ci/gitlab-ci\.yml$", "test gate_pipeline"),
+    (r"^bash ci/gitlab-local\.sh --check ci/gitlab-ci\.yml$", "test pipeline_schema"),
     (r"^bash ci/gitlab-local\.sh\b", "not run: the whole pipeline, hours of runner time; "
      "Documentation/performance.md has its measured jobs"),
     (r"^make -C <objdir>", "not run: how ci/perf/run-perf.sh builds its module (make perf)"),

@@ -260,14 +260,16 @@ test_gate_key_covers_untracked() {
 # pipeline_schema.)  In the pipeline this test runs inside a job, which
 # has its own job-logs/ in the repository: it is kept aside meanwhile and
 # put back when the test's shell exits, however it ends (a trap: "|| rc=$?"
-# would switch errexit off in the test).
+# would switch errexit off in the test); what the slice's jobs left there
+# goes to job-logs.left in the test's log directory.
 test_gate_pipeline() {
 	local d=$TLOG/pipeline outer=$TLOG/pipeline.outer-job-logs
 	head_passed_before && return 0
 	rm -rf "$d" "$outer"
 	[ ! -e "$TOP/job-logs" ] || mv "$TOP/job-logs" "$outer"
 	# shellcheck disable=SC2064	# the paths now, not at exit
-	trap "rm -rf '$TOP/job-logs'; [ ! -e '$outer' ] || mv '$outer' '$TOP/job-logs'" EXIT
+	trap "rm -rf '$d/job-logs.left'; [ ! -e '$TOP/job-logs' ] || mv '$TOP/job-logs' '$d/job-logs.left'
+		[ ! -e '$outer' ] || mv '$outer' '$TOP/job-logs'" EXIT
 	gate_pipeline_slice "$d"
 }
 
@@ -280,23 +282,6 @@ gate_pipeline_slice() {
 		{ tail -n 20 "$d/serial.out"; fail "the serial gate of the slice failed"; return 1; }
 	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests perf_table,log_judge --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
-	# make test's own pipeline: the job of documented_commands (it runs
-	# the README's gate commands, on the passes of the test gate in make
-	# test) starts after every gate job, on their passes
-	bash "$TOP/ci/gate.sh" --write-plan "$d/full-plan.json"
-	bash "$TOP/ci/gate.sh" --plan "$d/full-plan.json" --pipeline > "$d/full-pipeline.yml"
-	python3 -c 'import json, sys
-plan, jobs = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-want = sorted(j["name"] for j in plan["gate_jobs"])
-j = next((n for n, j in jobs.items() if n != "stages" and
-          "documented_commands" in j["script"][-1].split()), None)
-if j is None:
-    sys.exit("no job runs documented_commands")
-needs = sorted(x["job"] for x in jobs[j]["needs"] if x.get("artifacts"))
-if needs != want or "--gate-passes" not in jobs[j]["script"][-1].split():
-    sys.exit("job %s: needs %s, script %s; not on the passes of the gate jobs %s"
-             % (j, needs, jobs[j]["script"][-1], want))' "$d/full-plan.json" "$d/full-pipeline.yml" ||
-		{ fail "documented_commands does not run on the gate jobs' passes"; return 1; }
 	# each job's script line and linux-source version as the child
 	# pipeline has them
 	python3 -c 'import json, sys
@@ -347,6 +332,27 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 		"$d/serial/native.json" "x86_64 nopm" \
 		"$TOP"/job-logs/build-*/native.json ||
 		{ fail "the build jobs' native lists are not the serial gate's"; return 1; }
+	# The hand-off to the jobs that run on the gate's passes (--gate-passes):
+	# what the slice's gate jobs hand on in job-logs/*/gate-cache is enough
+	# for a serial run of the slice in a cache that holds nothing else:
+	# every cell as the serial run's, every lint, build, boot and abi cell
+	# from those passes, nothing built.
+	local alt=$d/handed-on
+	mkdir -p "$alt/gate-cache" "$alt/empty-build"
+	cp -r "$TOP"/job-logs/*/gate-cache/. "$alt/gate-cache/"
+	echo "== the gate on the $(ls "$alt/gate-cache" | wc -l) passes the gate jobs hand on"
+	env SYSDEV_CACHE="$alt" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$alt/empty-build" \
+		LOG_ROOT="$alt/logs" CCACHE_DIR="$alt/ccache" GATE_LOGS="$alt/gate" \
+		bash "$TOP/ci/gate.sh" "${slice[@]}" > "$d/handed-on.out" 2>&1 ||
+		{ tail -n 20 "$d/handed-on.out"; fail "the gate failed on the passes the gate jobs hand on"; return 1; }
+	built=$( (grep -h 'first build of\|for its native list' "$d/handed-on.out"
+		find "$alt/empty-build" -type f | head -n 3) || true)
+	[ -z "$built" ] || { fail "the gate built on the passes the gate jobs hand on: $built"; return 1; }
+	built=$(awk -F'\t' '$1 != "series" && $2 != "cross" && $4 !~ / \(cached\)$/' "$alt/gate/results.tsv")
+	[ -z "$built" ] || { fail "cells judged again on the passes the gate jobs hand on: $built"; return 1; }
+	diff <(cut -f1-4 "$serial" | sed 's/ (cached)$//' | sort) \
+	     <(cut -f1-4 "$alt/gate/results.tsv" | sed 's/ (cached)$//' | sort) ||
+		{ fail "the gate on the passes handed on differs from the serial slice"; return 1; }
 	echo "== job merge"
 	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["merge"]["script"]))' \
 		"$d/pipeline.yml" > "$d/merge.sh"
@@ -378,7 +384,8 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 # pipeline, make test's child pipeline and a slice's pass; a trigger that
 # includes its child by a name not ending in .yml or .yaml (v9's
 # pipeline.json) fails.  (Apart from gate_pipeline: the tool is installed
-# with npm, minutes on a fresh runner.)
+# with npm, minutes on a fresh runner.)  And in make test's pipeline,
+# documented_commands must start after every gate job, on their passes.
 ALL_TESTS+=(pipeline_schema)
 test_pipeline_schema() {
 	local d=$TLOG/pipeline-schema
@@ -396,6 +403,21 @@ test_pipeline_schema() {
 	sed 's/artifact: pipeline\.yml/artifact: pipeline.json/' "$TOP/ci/gitlab-ci.yml" > "$d/json-name.yml"
 	expect_fail schema "'artifact' property is not expected" \
 		bash "$TOP/ci/gitlab-local.sh" --check "$d/json-name.yml" || return 1
+	# make test's own pipeline: the job of documented_commands (it runs
+	# the README's gate commands, on the passes of the test gate in make
+	# test) starts after every gate job, on their passes
+	python3 -c 'import json, sys
+plan, jobs = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want = sorted(j["name"] for j in plan["gate_jobs"])
+j = next((n for n, j in jobs.items() if n != "stages" and
+          "documented_commands" in j["script"][-1].split()), None)
+if j is None:
+    sys.exit("no job runs documented_commands")
+needs = sorted(x["job"] for x in jobs[j]["needs"] if x.get("artifacts"))
+if needs != want or "--gate-passes" not in jobs[j]["script"][-1].split():
+    sys.exit("job %s: needs %s, script %s; not on the passes of the gate jobs %s"
+             % (j, needs, jobs[j]["script"][-1], want))' "$d/plan.json" "$d/pipeline.yml" ||
+		{ fail "documented_commands does not run on the gate jobs' passes"; return 1; }
 }
 
 # pipeline_merge_fails DIR: the merge of DIR/job-logs, held to

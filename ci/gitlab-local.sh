@@ -5,7 +5,7 @@
 # last), each job in a clean environment with a cache directory of its
 # own that starts empty; after a job, only what its GitLab cache carries
 # is kept (ccache, the gate's passes, the suite's verdicts, the docs
-# build's warnings, the tools).
+# build's warnings, the tools; the job's cache: paths).
 # The pipeline runs the committed HEAD, as a runner checks it out.  Prints
 # the seconds of every job, the critical path and the runner time.
 #
@@ -138,13 +138,16 @@ if [ "$(cat "$dir/for" 2>/dev/null)" != "$head $kpkg" ]; then
 fi
 run=$(date +%s)
 
-# trim DIR: only what a job's GitLab cache carries (CACHED in
-# ci/gatelib/pipeline.py) stays in its cache.
-mapfile -t cached < <(cd "$TOP/ci" && python3 -c 'from gatelib.pipeline import CACHED; print("\n".join(CACHED))')
-[ ${#cached[@]} -gt 0 ] || die "no CACHED in ci/gatelib/pipeline.py"
+# trim DIR FILE JOB: only what JOB's GitLab cache carries (its cache: paths
+# in FILE, under .sysdev-cache/; CACHED in ci/gatelib/pipeline.py) stays
+# in DIR.  The plan job (ci/gitlab-ci.yml) has no cache.
 trim() {
 	local keep=() n
-	for n in "${cached[@]}"; do keep+=(! -name "$n"); done
+	if [ "$2" != ci/gitlab-ci.yml ]; then
+		while read -r n; do keep+=(! -name "$n"); done < <(python3 -c 'import json, sys
+for p in json.load(open(sys.argv[1]))[sys.argv[2]].get("cache", {}).get("paths", []):
+    print(p.split("/", 1)[1])' "$repo/$2" "$3")
+	fi
 	find "$1" -mindepth 1 -maxdepth 1 "${keep[@]}" -exec rm -rf {} +
 }
 
@@ -162,7 +165,7 @@ run_job() {
 	fi
 	sed -i "/^$j\t/d" "$times" 2>/dev/null || true
 	mkdir -p "$c"
-	trim "$c"
+	trim "$c" "$f" "$j"
 	t0=$(date +%s)
 	echo "$(date +%T) $j"
 	(cd "$repo" && env -i HOME="$HOME" PATH="$PATH" LANG=C.UTF-8 TERM=dumb \
@@ -170,7 +173,7 @@ run_job() {
 		> "$dir/logs/$j.log" 2>&1 || rc=$?
 	printf '%s\t%s\t%s\t%s\n' "$j" "$rc" "$(($(date +%s) - t0))" "$run" >> "$times"
 	ran_here+=("$j")
-	trim "$c"
+	trim "$c" "$f" "$j"
 	[ "$rc" -lt 128 ] || die "job $j interrupted ($rc)"
 	[ "$rc" -eq 0 ] || { tail -n 15 "$dir/logs/$j.log"; note "job $j failed ($rc): $dir/logs/$j.log"; }
 	return "$rc"

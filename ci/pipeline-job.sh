@@ -4,13 +4,13 @@
 # make test, its logs in job-logs/NAME.
 #   gate NAME GATE-ARGS...   a serial gate run (ci/gate.sh GATE-ARGS); its
 #                            passes go to job-logs/NAME/gate-cache too
-#   suite NAME [--gate-passes] TEST...
+#   suite NAME [--gate-passes JOB,...] TEST...
 #                            tests of the suite (ci/run-tests.sh TEST...);
-#                            with --gate-passes, on the passes of the gate
-#                            jobs before it (job-logs/*/gate-cache)
+#                            with --gate-passes, on the passes the gate
+#                            jobs JOB,... hand on (ci/import-gate-passes.sh)
 #   merge NAME DIR...        the merge of the jobs' DIRs, held to ./plan.json
 set -euo pipefail
-usage() { echo "usage: ${0##*/} gate NAME GATE-ARGS... | suite NAME [--gate-passes] TEST... | merge NAME DIR..."; }
+usage() { echo "usage: ${0##*/} gate NAME GATE-ARGS... | suite NAME [--gate-passes JOB,...] TEST... | merge NAME DIR..."; }
 [ $# -ge 2 ] || { usage >&2; exit 2; }
 kind=$1 name=$2
 shift 2
@@ -24,11 +24,11 @@ merge)
 gate|suite) ;;
 *)	usage >&2; exit 2 ;;
 esac
-passes=
 if [ "$kind" = suite ] && [ "${1:-}" = --gate-passes ]; then
-	shift
-	passes=$(find "$TOP/job-logs" -mindepth 2 -maxdepth 2 -name gate-cache -type d 2>/dev/null | sort || true)
-	[ -n "$passes" ] || die "job $name: no gate job's passes in job-logs/*/gate-cache (it needs the gate jobs' artifacts)"
+	[ $# -ge 2 ] || { usage >&2; exit 2; }
+	# before the setup: a job without its gate jobs' passes fails at once
+	bash "$TOP/ci/import-gate-passes.sh" "$SYSDEV_CACHE/gate-cache" "$TOP/job-logs" "$2"
+	shift 2
 fi
 bash "$TOP/scripts/install-deps.sh"
 # Every job of one pipeline judges the same base: the plan job wrote the
@@ -54,14 +54,7 @@ gate)	start=$(mktemp)
 		-exec cp -p -t "$out/gate-cache" {} +
 	rm -f "$start"
 	exit $rc ;;
-suite)	if [ -n "$passes" ]; then
-		mkdir -p "$cache"
-		while read -r d; do
-			cp -r "$d/." "$cache/"
-		done <<<"$passes"
-		echo "job $name: on the passes of $(wc -l <<<"$passes") gate jobs ($(ls "$cache" | wc -l) in the cache)"
-	fi
-	bash "$TOP/ci/run-tests.sh" "$@" || rc=$?
+suite)	bash "$TOP/ci/run-tests.sh" "$@" || rc=$?
 	cp -r "$LOG_ROOT/tests/." "$out/"
 	exit $rc ;;
 esac

@@ -85,7 +85,8 @@ def tooling_hash():
 
 class VerdictCache:
     """The Gate's cache of passes and build cells' n/a (needs self.tool,
-    self.args.no_cache and self.record())."""
+    self.args.no_cache, self.record() and, for the cross column,
+    self.cross_basis)."""
     def key(self, patch, check):
         frag = b""
         kind, _, config = check.partition(":")
@@ -98,6 +99,11 @@ class VerdictCache:
         for part in (self.tool, patch.parent, patch.commit, check):
             h.update(part.encode() + b"\0")
         h.update(frag)
+        if check == "cross":
+            # which files a cross cell builds is decided by the native
+            # lists (cross.native_lists()): those of the run's native
+            # configurations at the series' last patch
+            h.update(b"\0" + self.cross_basis.encode())
         return h.hexdigest()
 
     def cached(self, patch, col):

@@ -39,11 +39,11 @@ class CrossChecks:
         for n in configs:
             if n in OBJS_ONLY:
                 continue
-            kept = None if n in self.native_at_last else self.kept_native(last, n)
-            if kept is not None:
-                native[n] = kept
-                continue
             if n not in self.native_at_last:
+                kept = self.kept_native(last, n)
+                if kept is not None:
+                    native[n] = kept
+                    continue
                 git("checkout", "-q", "--detach", last.commit)
                 self.progress("build of %s at %s, for its native list" % (n, last.num))
                 self.drop_series_objects(n)

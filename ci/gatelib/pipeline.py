@@ -16,7 +16,7 @@ CACHED = ["ccache", "gate-cache", "verdicts", "docs-cache", "tools"]
 
 def gitlab_pipeline(plan):
     """The child pipeline as JSON (which YAML includes)."""
-    def job(kind, name, args, needs=()):
+    def job(kind, name, args, needs=(), cached=CACHED):
         return {
             "stage": "jobs",
             "image": "debian:12",
@@ -27,10 +27,10 @@ def gitlab_pipeline(plan):
             # one cache per job, carried from pipeline to pipeline: its
             # ccache, the gate's passes, the suite's verdicts and the docs
             # build's warnings (keyed as in make test), the tools
-            # gate_pipeline installs with npm; no two jobs write the same
-            # cache
+            # pipeline_schema installs with npm; no two jobs write the
+            # same cache
             "cache": {"key": "sysdev-%s" % name,
-                      "paths": [".sysdev-cache/" + d for d in CACHED]},
+                      "paths": [".sysdev-cache/" + d for d in cached]},
             "script": ["bash ci/pipeline-job.sh %s %s %s" % (kind, name, " ".join(args))],
             "artifacts": {"when": "always", "paths": ["job-logs/" + name]},
         }
@@ -53,8 +53,11 @@ def gitlab_pipeline(plan):
     gate = [j["name"] for j in plan["gate_jobs"]]
     for j in plan["suite_jobs"]:
         if j.get("after_gate"):
-            jobs[j["name"]] = job("suite", j["name"], ["--gate-passes"] + j["tests"],
-                                  [{"job": g, "artifacts": True} for g in gate])
+            # its gate cache is what the gate jobs hand on, each pipeline
+            # afresh: not a cache of its own, which would only grow
+            jobs[j["name"]] = job("suite", j["name"], ["--gate-passes", ",".join(gate)] + j["tests"],
+                                  [{"job": g, "artifacts": True} for g in gate],
+                                  [c for c in CACHED if c != "gate-cache"])
         else:
             jobs[j["name"]] = job("suite", j["name"], j["tests"])
     names = [n for n in jobs if n != "stages"]

@@ -116,12 +116,14 @@ def gate_jobs(configs=CONFIGS):
     each walks the series in one object directory as make test does.
     Returns [(name, checks, configs)]: every cell of the serial run is in
     exactly one job.  An OBJS_ONLY configuration runs in the job of the
-    one it mirrors (it reads that object directory); the boot job builds
+    one it mirrors (it reads that object directory), or alone in a job of
+    its own when configs leave its mirror out (that job builds the mirror
+    at the last patch, as the serial run does); the boot job builds
     the x86_64 test kernel itself; the cross job reads the build jobs'
     native.json (--native-from), so it runs after them."""
     jobs = [("lint", PATCH_CHECKS + ["series"], [])]
     for n in configs:
-        if n in OBJS_ONLY:
+        if n in OBJS_ONLY and OBJS_ONLY[n] in configs:
             continue
         jobs.append(("build-" + n, ["build"], [n] + [o for o, m in OBJS_ONLY.items()
                                                      if m == n and o in configs]))
@@ -186,14 +188,22 @@ def make_plan(only=None, tests=None, configs=CONFIGS):
     if tests is None:
         tests = subprocess.run(["bash", str(TOP / "ci/run-tests.sh"), "--list"],
                                stdout=subprocess.PIPE, text=True, check=True).stdout.split()
+    jobs = [{"name": n, "checks": c, "configs": cf, "cells": expected_cells(rows, c, cf)}
+            for n, c, cf in gate_jobs(configs)]
+    # every cell of the serial run in exactly one job
+    got = [tuple(c) for j in jobs for c in j["cells"]]
+    want = expected_cells(rows, PATCH_CHECKS + ["build", "boot", "cross", "series"], configs)
+    lost = sorted(set(map(tuple, want)) - set(got))
+    twice = sorted({c for c in got if got.count(c) > 1})
+    if lost or twice or len(got) != len(want):
+        sys.exit("gate: the plan's jobs lose cells %s or give cells %s twice"
+                 % (lost or "-", twice or "-"))
     return {
         "kpkg": kpkg_version(),
         "head": git("rev-parse", WORK_BRANCH),
         "patches": [p.name for p in patches if p.num in rows],
         "only": sorted(only) if only else None,
-        "gate_jobs": [{"name": n, "checks": c, "configs": cf,
-                       "cells": expected_cells(rows, c, cf)}
-                      for n, c, cf in gate_jobs(configs)],
+        "gate_jobs": jobs,
         "suite_jobs": [{"name": n, "tests": ts, "after_gate": n in AFTER_GATE}
                        for n, ts in suite_jobs(tests)],
     }

@@ -75,6 +75,8 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
         self.sel = sel
         self.series_c = sorted({f for p in patches for f in p.c_files()})
         last = patches[-1]      # secondary configurations: full build here
+        self.cross_basis = "%s %s" % (last.commit, ",".join(
+            sorted(n for n in a.configs if n not in OBJS_ONLY)))
         try:
             self.before = {}
             configs = a.configs if "build" in want else []

@@ -241,7 +241,24 @@ test_gate_key_covers_untracked() {
 	for p in gcc-12 sparse coccinelle qemu-system-x86 seabios busybox-static python3-docutils codespell; do
 		grep -q "^$p " <<<"$v" || { fail "the key lacks the version of $p"; return 1; }
 	done
+	# a cross cell's key holds what decides which files it cross-builds:
+	# the head (where the native lists are read) and the native
+	# configurations; no other column's key does
+	v=$(gate_py "' '.join(cache.VerdictCache.key(type('G', (cache.VerdictCache,), {'tool': 't', 'cross_basis': b})(),
+		type('P', (), {'parent': 'p', 'commit': 'c'})(), col)[:12]
+		for col in ('cross', 'message') for b in ('h1 x86_64', 'h2 x86_64', 'h1 nopm,x86_64'))")
+	echo "cross, message keys: $v"
+	read -r -a v <<<"$v"
+	[ "${v[0]}" != "${v[1]}" ] && [ "${v[0]}" != "${v[2]}" ] && [ "${v[1]}" != "${v[2]}" ] ||
+		{ fail "a cross cell's key does not change with the head or the native configurations"; return 1; }
+	[ "${v[3]}" = "${v[4]}" ] && [ "${v[3]}" = "${v[5]}" ] ||
+		{ fail "a message cell's key changes with the cross column's basis"; return 1; }
 }
+
+# The slice of gate_pipeline and pipeline_schema: patches 1-2, one
+# configuration of each kind (full, objects-only, secondary), two tests.
+PIPELINE_SLICE=(--only 1,2 --configs x86_64,clang,nopm)
+PIPELINE_SLICE_TESTS=perf_table,log_judge
 
 # The pipeline (ci/gitlab-ci.yml): a slice of make test, patches 1-2, one
 # configuration of each kind (x86_64 built in full at every patch, clang
@@ -275,12 +292,12 @@ test_gate_pipeline() {
 
 gate_pipeline_slice() {
 	local d=$1 serial=$1/serial/results.tsv j kpkg script n want got built
-	local slice=(--only 1,2 --configs x86_64,clang,nopm)
+	local slice=("${PIPELINE_SLICE[@]}")
 	mkdir -p "$d"
 	bash "$TOP/scripts/apply-series.sh"
 	GATE_LOGS="$d/serial" bash "$TOP/ci/gate.sh" "${slice[@]}" > "$d/serial.out" 2>&1 ||
 		{ tail -n 20 "$d/serial.out"; fail "the serial gate of the slice failed"; return 1; }
-	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests perf_table,log_judge --write-plan "$d/plan.json"
+	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests "$PIPELINE_SLICE_TESTS" --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
 	# each job's script line and linux-source version as the child
 	# pipeline has them
@@ -315,10 +332,7 @@ for name, job in json.load(open(sys.argv[1])).items():
 			bash -c "$script") > "$d/$j.out" 2>&1 ||
 			{ tail -n 20 "$d/$j.out"; fail "job $j failed"; return 1; }
 	done < "$d/jobs"
-	built=$(find "$d"/empty-build-* -type f 2>/dev/null | head -n 3 || true)
-	[ -z "$built" ] || { fail "a job built in its empty object root on a re-run of cached cells: $built"; return 1; }
-	built=$(grep -h 'first build of\|for its native list' "$d"/build-*.out || true)
-	[ -z "$built" ] || { fail "a build job built a kernel on a re-run of cached cells: $built"; return 1; }
+	nothing_built "the build jobs, on a re-run of cached cells" "$d"/build-*.out "$d"/empty-build-* || return 1
 	# every full-build configuration, x86_64 building the core
 	python3 -c 'import json, sys
 jobs = {}
@@ -338,16 +352,15 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 	# every cell as the serial run's, every lint, build, boot and abi cell
 	# from those passes, nothing built.
 	local alt=$d/handed-on
-	mkdir -p "$alt/gate-cache" "$alt/empty-build"
-	cp -r "$TOP"/job-logs/*/gate-cache/. "$alt/gate-cache/"
-	echo "== the gate on the $(ls "$alt/gate-cache" | wc -l) passes the gate jobs hand on"
+	mkdir -p "$alt/empty-build"
+	bash "$TOP/ci/import-gate-passes.sh" "$alt/gate-cache" "$TOP/job-logs" \
+		"$(cut -f1 "$d/jobs" | grep -vx 'merge\|suite-.*' | paste -sd,)"
+	echo "== the gate on the passes the gate jobs hand on"
 	env SYSDEV_CACHE="$alt" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$alt/empty-build" \
 		LOG_ROOT="$alt/logs" CCACHE_DIR="$alt/ccache" GATE_LOGS="$alt/gate" \
 		bash "$TOP/ci/gate.sh" "${slice[@]}" > "$d/handed-on.out" 2>&1 ||
 		{ tail -n 20 "$d/handed-on.out"; fail "the gate failed on the passes the gate jobs hand on"; return 1; }
-	built=$( (grep -h 'first build of\|for its native list' "$d/handed-on.out"
-		find "$alt/empty-build" -type f | head -n 3) || true)
-	[ -z "$built" ] || { fail "the gate built on the passes the gate jobs hand on: $built"; return 1; }
+	nothing_built "the gate on the passes the gate jobs hand on" "$d/handed-on.out" "$alt/empty-build" || return 1
 	built=$(awk -F'\t' '$1 != "series" && $2 != "cross" && $4 !~ / \(cached\)$/' "$alt/gate/results.tsv")
 	[ -z "$built" ] || { fail "cells judged again on the passes the gate jobs hand on: $built"; return 1; }
 	diff <(cut -f1-4 "$serial" | sed 's/ (cached)$//' | sort) \
@@ -361,7 +374,7 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 	mv "$TOP/job-logs" "$TOP/plan.json" "$d/"
 	mv "$TOP/make-test-report" "$d/merged"
 	mv "$d/plan.json" "$d/plan-of-merge.json"
-	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests perf_table,log_judge --write-plan "$d/plan.json"
+	bash "$TOP/ci/gate.sh" "${slice[@]}" --tests "$PIPELINE_SLICE_TESTS" --write-plan "$d/plan.json"
 	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
 		"$d/plan.json" "$d/plan-of-merge.json" || { fail "the merge job's plan is not the plan job's"; return 1; }
 	# cells: as the serial run's (status and detail, "(cached)" aside)
@@ -395,11 +408,17 @@ test_pipeline_schema() {
 	bash "$TOP/scripts/apply-series.sh"
 	bash "$TOP/ci/gate.sh" --write-plan "$d/plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/plan.json" --pipeline > "$d/pipeline.yml"
-	bash "$TOP/ci/gate.sh" --only 1,2 --configs x86_64,clang,nopm --tests perf_table,log_judge \
+	bash "$TOP/ci/gate.sh" "${PIPELINE_SLICE[@]}" --tests "$PIPELINE_SLICE_TESTS" \
 		--write-plan "$d/slice-plan.json"
 	bash "$TOP/ci/gate.sh" --plan "$d/slice-plan.json" --pipeline > "$d/slice-pipeline.yml"
 	bash "$TOP/ci/gitlab-local.sh" --check "$TOP/ci/gitlab-ci.yml" "$d/pipeline.yml" "$d/slice-pipeline.yml" ||
 		{ fail "GitLab's schema does not take the pipeline"; return 1; }
+	# an objects-only configuration without the one it mirrors has a job
+	# of its own, as the serial run builds it (make_plan() fails on a cell
+	# in no job or in two)
+	bash "$TOP/ci/gate.sh" --configs clang,nopm --only 1 --tests perf_table \
+		--write-plan "$d/clang-plan.json" && grep -q '"build-clang"' "$d/clang-plan.json" ||
+		{ fail "the plan of --configs clang,nopm has no job for clang"; return 1; }
 	sed 's/artifact: pipeline\.yml/artifact: pipeline.json/' "$TOP/ci/gitlab-ci.yml" > "$d/json-name.yml"
 	expect_fail schema "'artifact' property is not expected" \
 		bash "$TOP/ci/gitlab-local.sh" --check "$d/json-name.yml" || return 1
@@ -414,10 +433,31 @@ j = next((n for n, j in jobs.items() if n != "stages" and
 if j is None:
     sys.exit("no job runs documented_commands")
 needs = sorted(x["job"] for x in jobs[j]["needs"] if x.get("artifacts"))
-if needs != want or "--gate-passes" not in jobs[j]["script"][-1].split():
+args = jobs[j]["script"][-1].split()
+passes = args[args.index("--gate-passes") + 1].split(",") if "--gate-passes" in args else []
+if needs != want or sorted(passes) != want:
     sys.exit("job %s: needs %s, script %s; not on the passes of the gate jobs %s"
-             % (j, needs, jobs[j]["script"][-1], want))' "$d/plan.json" "$d/pipeline.yml" ||
+             % (j, needs, jobs[j]["script"][-1], want))
+# its gate cache is the one the gate jobs hand on, not a cache of its own
+if any(p.endswith("/gate-cache") for p in jobs[j]["cache"]["paths"]):
+    sys.exit("job %s carries a gate cache of its own: %s" % (j, jobs[j]["cache"]["paths"]))' "$d/plan.json" "$d/pipeline.yml" ||
 		{ fail "documented_commands does not run on the gate jobs' passes"; return 1; }
+}
+
+# nothing_built WHAT OUT... DIR...: the gate's output files OUT... say it
+# built no kernel (no first build, none for a native list), and each
+# object root DIR is empty (or was never made).
+nothing_built() {
+	local what=$1 f built=
+	shift
+	for f in "$@"; do
+		if [ -d "$f" ]; then
+			built+=$(find "$f" -type f | head -n 3)
+		elif [ -e "$f" ]; then
+			built+=$(grep -h 'first build of\|for its native list' "$f" || true)
+		fi
+	done
+	[ -z "$built" ] || { fail "$what built: $built"; return 1; }
 }
 
 # pipeline_merge_fails DIR: the merge of DIR/job-logs, held to
@@ -436,17 +476,31 @@ pipeline_merge_fails() {
 		'grep -P "^\S*0001\S*\tmessage\t" lint/results.tsv >> cross/results.tsv' &&
 	merge_broken "$d" "job suite-workbench: test log_judge did not run" \
 		'grep -v "^log_judge" suite-workbench/suite.tsv > x; mv x suite-workbench/suite.tsv' &&
-	merge_broken "$d" "no job build-arm in the plan" 'cp -r lint build-arm'
+	merge_broken "$d" "no job build-arm in the plan" 'cp -r lint build-arm' || return 1
+	# A job that needs every gate job (plan.AFTER_GATE; here the slice's
+	# suite job made one) is skipped by GitLab when one of them fails: its
+	# tests count as failed, each named as not run.  Without a failed gate
+	# job, its absence is a hole in the plan.
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+for j in p["suite_jobs"]:
+    j["after_gate"] = j["name"] == "suite-workbench"
+json.dump(p, open(sys.argv[2], "w"))' "$d/plan.json" "$d/plan-after-gate.json"
+	merge_broken "$d" "not ok +log_judge .*suite-workbench: not run, a gate job it needs failed" \
+		'rm -r suite-workbench; sed -i "0,/\tpass\t/s//\tfail\t/" lint/results.tsv' \
+		"$d/plan-after-gate.json" &&
+	merge_broken "$d" "job suite-workbench: no results" 'rm -r suite-workbench' "$d/plan-after-gate.json"
 }
 
-# merge_broken DIR REGEX EDIT: a copy of DIR/job-logs changed by the shell
-# command EDIT (run in the copy) must fail the merge with REGEX.
+# merge_broken DIR REGEX EDIT [PLAN]: a copy of DIR/job-logs changed by the
+# shell command EDIT (run in the copy) must fail the merge, held to PLAN
+# (default DIR/plan.json), with REGEX.
 merge_broken() {
-	local d=$1 re=$2 edit=$3 c=$1/broken
+	local d=$1 re=$2 edit=$3 plan=${4:-$1/plan.json} c=$1/broken
 	rm -rf "$c"
 	cp -r "$d/job-logs" "$c"
 	(cd "$c" && eval "$edit" && rm -f x)
-	expect_fail "merge after: $edit" "$re" bash "$TOP/ci/gate.sh" --plan "$d/plan.json" \
+	expect_fail "merge after: $edit" "$re" bash "$TOP/ci/gate.sh" --plan "$plan" \
 		--merge "$d/merged-broken" "$c"/* || return 1
 }
 

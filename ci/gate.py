@@ -82,8 +82,9 @@ def main():
                     help="merge the log directories DIR... of runs made apart into OUT; "
                          "with --plan, those of the pipeline's jobs, held to the plan")
     a = ap.parse_args()
-    a.configs = [c for c in a.configs.split(",") if c]
-    a.checks = [c for c in a.checks.split(",") if c]
+    # each named once, in the order given
+    a.configs = list(dict.fromkeys(c for c in a.configs.split(",") if c))
+    a.checks = list(dict.fromkeys(c for c in a.checks.split(",") if c))
     for what, given, known in (("configuration", a.configs, CONFIGS),
                                ("check", a.checks, ap.get_default("checks").split(","))):
         bad = [x for x in given if x not in known]

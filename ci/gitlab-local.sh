@@ -5,7 +5,8 @@
 # last), each job in a clean environment with a cache directory of its
 # own that starts empty; after a job, only what its GitLab cache carries
 # is kept (ccache, the gate's passes, the suite's verdicts, the docs
-# build's warnings, the tools; the job's cache: paths).
+# build's warnings, the tools; the job's cache: paths).  A job one of
+# whose needs failed is skipped, as GitLab skips it.
 # The pipeline runs the committed HEAD, as a runner checks it out.  Prints
 # the seconds of every job, the critical path and the runner time.
 #
@@ -142,12 +143,13 @@ run=$(date +%s)
 # in FILE, under .sysdev-cache/; CACHED in ci/gatelib/pipeline.py) stays
 # in DIR.  The plan job (ci/gitlab-ci.yml) has no cache.
 trim() {
-	local keep=() n
+	local keep=() n paths=
 	if [ "$2" != ci/gitlab-ci.yml ]; then
-		while read -r n; do keep+=(! -name "$n"); done < <(python3 -c 'import json, sys
+		paths=$(python3 -c 'import json, sys
 for p in json.load(open(sys.argv[1]))[sys.argv[2]].get("cache", {}).get("paths", []):
-    print(p.split("/", 1)[1])' "$repo/$2" "$3")
+    print(p.split("/", 1)[1])' "$repo/$2" "$3") || die "no cache paths of job $3 in $2"
 	fi
+	for n in $paths; do keep+=(! -name "$n"); done
 	find "$1" -mindepth 1 -maxdepth 1 "${keep[@]}" -exec rm -rf {} +
 }
 
@@ -192,9 +194,28 @@ for j in "${want[@]}"; do
 	[ "$j" = merge ] || printf '%s\n' "${all[@]}" | grep -qx -- "$j" ||
 		die "no job $j in the child pipeline (${all[*]} merge)"
 done
+# failed_needs JOB: the jobs JOB needs whose last run here failed or was
+# skipped.  GitLab starts no job one of whose needs failed: it is
+# skipped, and the merge (when: always) judges without it.
+failed_needs() {
+	python3 -c 'import json, os, sys
+rc = dict(l.split("\t")[:2] for l in open(sys.argv[3]).read().splitlines()) \
+    if os.path.exists(sys.argv[3]) else {}
+print(" ".join(d["job"] for d in json.load(open(sys.argv[1]))[sys.argv[2]].get("needs", [])
+               if rc.get(d["job"], "0") != "0"))' "$child" "$1" "$times"
+}
 failed=0
 for j in "${all[@]}"; do
 	printf '%s\n' "${want[@]}" | grep -qx -- "$j" || continue
+	bad=$(failed_needs "$j") || die "no needs of job $j in $child"
+	if [ -n "$bad" ]; then
+		echo "$j: skipped, as GitLab skips it: the jobs it needs failed: $bad"
+		sed -i "/^$j\t/d" "$times"
+		printf '%s\t%s\t0\t%s\n' "$j" skipped "$run" >> "$times"
+		rm -rf "$repo/.gitlab-ci-local/artifacts/$j"	# none of an earlier run
+		failed=1
+		continue
+	fi
 	run_job pipeline.yml "$j" || failed=1
 done
 # the merge fails by itself on a job that has no results
@@ -207,13 +228,13 @@ import json, sys
 rows = {}
 for line in open(sys.argv[1]):
     name, rc, secs, run = line.rstrip("\n").split("\t")
-    rows[name] = (int(rc), int(secs), run)
+    rows[name] = (rc, int(secs), run)
 jobs = {n: j for n, j in json.load(open(sys.argv[2])).items() if n != "stages"}
 print("job\tstatus\tseconds\t")
 for n in ["plan"] + list(jobs):
     if n in rows:
         rc, secs, run = rows[n]
-        print("%s\t%s\t%d\t%s" % (n, "pass" if rc == 0 else "FAIL", secs,
+        print("%s\t%s\t%d\t%s" % (n, {"0": "pass", "skipped": "skipped"}.get(rc, "FAIL"), secs,
                                  "" if run == sys.argv[3] else "(an earlier run)"))
     else:
         print("%s\t-\t-\tnot run" % n)
@@ -232,8 +253,8 @@ print("critical path (the plan, then the longest chain of needs, the merge last)
 print("runner time (every job): %d s" % sum(r[1] for r in rows.values()))
 if len(runs) > 1:
     print("(the rows come from %d runs of this script)" % len(runs))
-if any(r[0] for r in rows.values()):
-    print("(some jobs failed: their times are those of a failure)")
+if any(r[0] != "0" for r in rows.values()):
+    print("(some jobs failed or were skipped: their times are those of a failure)")
 EOF
 grep -o '[0-9]* passed, [0-9]* failed' "$dir/logs/merge.log" | tail -n 1 || true
 exit "$failed"

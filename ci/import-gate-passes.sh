@@ -17,12 +17,7 @@ done
 [ ${#missing[@]} -eq 0 ] ||
 	{ echo "${0##*/}: error: no $logs/JOB/gate-cache of the gate jobs ${missing[*]}: did they run, are their artifacts here?" >&2; exit 1; }
 mkdir -p "$cache"
-n=0
 for j in "${jobs[@]}"; do
-	for f in "$logs/$j/gate-cache"/*; do
-		[ -e "$f" ] || continue
-		cp -p "$f" "$cache/"
-		n=$((n + 1))
-	done
+	cp -rp "$logs/$j/gate-cache/." "$cache/"
 done
-echo "${0##*/}: $n files of the gate jobs ${jobs[*]} read into $cache"
+echo "${0##*/}: the passes of the gate jobs ${jobs[*]} read into $cache ($(find "$cache" -maxdepth 1 -type f | wc -l) files)"

@@ -103,6 +103,7 @@ class VerdictCache:
             # which files a cross cell builds is decided by the native
             # lists (cross.native_lists()): those of the run's native
             # configurations at the series' last patch
+            assert self.cross_basis is not None, "a cross cell's key before main() set its basis"
             h.update(b"\0" + self.cross_basis.encode())
         return h.hexdigest()
 

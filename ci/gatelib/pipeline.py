@@ -39,8 +39,10 @@ def gitlab_pipeline(plan):
     builds = []
     for j in plan["gate_jobs"]:
         args = ["--checks", ",".join(j["checks"])]
-        if j["configs"]:
-            args += ["--configs", ",".join(j["configs"])]
+        # the cross job's configurations even when there is none (","):
+        # they are in its cells' keys, as in the serial run's
+        if j["configs"] or j["name"] == "cross":
+            args += ["--configs", ",".join(j["configs"]) or ","]
         if plan.get("only"):
             args += ["--only", ",".join(map(str, plan["only"]))]
         needs = []

@@ -1,6 +1,7 @@
 """The plan: the patches of the series, and the cells the gate runs over
 them (--list-cells, --cell)."""
 
+import collections
 import json
 import re
 import subprocess
@@ -191,13 +192,13 @@ def make_plan(only=None, tests=None, configs=CONFIGS):
     jobs = [{"name": n, "checks": c, "configs": cf, "cells": expected_cells(rows, c, cf)}
             for n, c, cf in gate_jobs(configs)]
     # every cell of the serial run in exactly one job
-    got = [tuple(c) for j in jobs for c in j["cells"]]
-    want = expected_cells(rows, PATCH_CHECKS + ["build", "boot", "cross", "series"], configs)
-    lost = sorted(set(map(tuple, want)) - set(got))
-    twice = sorted({c for c in got if got.count(c) > 1})
-    if lost or twice or len(got) != len(want):
-        sys.exit("gate: the plan's jobs lose cells %s or give cells %s twice"
-                 % (lost or "-", twice or "-"))
+    got = collections.Counter(tuple(c) for j in jobs for c in j["cells"])
+    want = set(expected_cells(rows, PATCH_CHECKS + ["build", "boot", "cross", "series"], configs))
+    wrong = {"lose": sorted(want - set(got)), "add": sorted(set(got) - want),
+             "repeat": sorted(c for c, n in got.items() if n > 1)}
+    if any(wrong.values()):
+        sys.exit("gate: the plan's jobs " + "; ".join(
+            "%s cells %s" % (k, v) for k, v in wrong.items() if v))
     return {
         "kpkg": kpkg_version(),
         "head": git("rev-parse", WORK_BRANCH),

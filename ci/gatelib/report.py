@@ -110,18 +110,19 @@ def merge(out, dirs, plan=None):
             elif d.name not in gate_jobs and d.name not in suite:
                 problems.append("%s: no job %s in the plan" % (d, d.name))
             by_name.setdefault(d.name, d)
-        # a job that needs the gate jobs is judged below, by the gate's
-        # verdict (GitLab skips it when one of them fails)
-        for n in list(gate_jobs) + list(suite):
-            if n not in by_name and not suite.get(n, {}).get("after_gate"):
+        for n in gate_jobs:
+            if n not in by_name:
                 problems.append("job %s: no results (it did not run or lost its artifacts)" % n)
         gate_dirs = [by_name[n] for n in gate_jobs if n in by_name]
+    # a gate job that failed: a failed cell (below), or no verdicts at all
+    gate_failed = plan is not None and len(gate_dirs) < len(plan["gate_jobs"])
     for d in gate_dirs:
         cells = read_results(d, problems)
         if cells is None:
             if plan is None:
                 sys.exit("gate: %s has no results.tsv (a cell that did not finish)" % d)
             problems.append("job %s: no results.tsv (it did not finish)" % d.name)
+            gate_failed = True
             continue
         if plan is not None:
             want = {tuple(c) for c in gate_jobs[d.name]["cells"]}
@@ -159,23 +160,23 @@ def merge(out, dirs, plan=None):
     gate_problems = len(problems)
     # the suite's tests
     ran, not_run = {}, []
-    gate_failed = nfail or gate_problems
+    gate_failed = gate_failed or nfail
     for j in plan["suite_jobs"]:
-        d = next((x for x in dirs if x.name == j["name"]), None)
-        if d is None and j.get("after_gate"):
-            # GitLab does not start a job whose needs failed: its tests
-            # did not run, and count as failed, as the gate's failure
-            # already does; without a failed gate job it is a hole
-            if gate_failed:
+        d = by_name.get(j["name"])
+        if d is None:
+            # GitLab does not start a job whose needs failed: the tests
+            # of one that needs the gate jobs did not run, and count as
+            # failed; any other missing job is a hole in the plan
+            if j.get("after_gate") and gate_failed:
                 not_run += [(t, j["name"]) for t in j["tests"]]
             else:
                 problems.append("job %s: no results (it did not run or lost its artifacts)"
                                 % j["name"])
             continue
-        f = d / "suite.tsv" if d else None
-        if d and not f.exists():
+        f = d / "suite.tsv"
+        if not f.exists():
             problems.append("job %s: no suite.tsv (it did not finish)" % j["name"])
-        lines = f.read_text().splitlines() if f and f.exists() else []
+        lines = f.read_text().splitlines() if f.exists() else []
         got = []
         for line in lines:
             t, verdict, secs = line.split("\t")
@@ -187,7 +188,7 @@ def merge(out, dirs, plan=None):
             else:
                 ran[t] = (j["name"], verdict, secs)
         for t in j["tests"]:
-            if d and f.exists() and t not in got:
+            if f.exists() and t not in got:
                 problems.append("job %s: test %s did not run" % (j["name"], t))
     for t, (job, verdict, secs) in ran.items():
         print("%s %-28s %4ss  (%s)" % ("ok    " if verdict == "pass" else "not ok", t, secs, job))

@@ -25,6 +25,7 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
         self.built_at = {}  # configuration -> commit its objdir was built at
         self.native_at_last = {}    # configuration -> (rc, its native list)
         self.native = None          # native_lists(), once
+        self.cross_basis = None     # cache.key() of a cross cell: set by main()
         self.logdir = GATE_LOGS
         if self.logdir.exists():
             shutil.rmtree(self.logdir)

@@ -353,8 +353,8 @@ sys.exit(jobs != serial and "the build jobs: %s\nthe serial gate: %s" % (jobs, s
 	# from those passes, nothing built.
 	local alt=$d/handed-on
 	mkdir -p "$alt/empty-build"
-	bash "$TOP/ci/import-gate-passes.sh" "$alt/gate-cache" "$TOP/job-logs" \
-		"$(cut -f1 "$d/jobs" | grep -vx 'merge\|suite-.*' | paste -sd,)"
+	bash "$TOP/ci/import-gate-passes.sh" "$alt/gate-cache" "$TOP/job-logs" "$(python3 -c 'import json, sys
+print(",".join(j["name"] for j in json.load(open(sys.argv[1]))["gate_jobs"]))' "$d/plan.json")"
 	echo "== the gate on the passes the gate jobs hand on"
 	env SYSDEV_CACHE="$alt" KSRC="$KSRC" BASE_KSRC="$BASE_KSRC" BUILD_ROOT="$alt/empty-build" \
 		LOG_ROOT="$alt/logs" CCACHE_DIR="$alt/ccache" GATE_LOGS="$alt/gate" \
@@ -415,10 +415,15 @@ test_pipeline_schema() {
 		{ fail "GitLab's schema does not take the pipeline"; return 1; }
 	# an objects-only configuration without the one it mirrors has a job
 	# of its own, as the serial run builds it (make_plan() fails on a cell
-	# in no job or in two)
-	bash "$TOP/ci/gate.sh" --configs clang,nopm --only 1 --tests perf_table \
+	# in no job or in two); the cross job is given the serial run's
+	# configurations, none, which are in its cells' keys
+	bash "$TOP/ci/gate.sh" --configs clang --only 1 --tests perf_table \
 		--write-plan "$d/clang-plan.json" && grep -q '"build-clang"' "$d/clang-plan.json" ||
-		{ fail "the plan of --configs clang,nopm has no job for clang"; return 1; }
+		{ fail "the plan of --configs clang has no job for clang"; return 1; }
+	bash "$TOP/ci/gate.sh" --plan "$d/clang-plan.json" --pipeline > "$d/clang-pipeline.yml"
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cross"]["script"][-1])' \
+		"$d/clang-pipeline.yml" | grep -q -- "--checks cross --configs , " ||
+		{ fail "the cross job of --configs clang is not given its configurations"; return 1; }
 	sed 's/artifact: pipeline\.yml/artifact: pipeline.json/' "$TOP/ci/gitlab-ci.yml" > "$d/json-name.yml"
 	expect_fail schema "'artifact' property is not expected" \
 		bash "$TOP/ci/gitlab-local.sh" --check "$d/json-name.yml" || return 1
@@ -486,10 +491,16 @@ p = json.load(open(sys.argv[1]))
 for j in p["suite_jobs"]:
     j["after_gate"] = j["name"] == "suite-workbench"
 json.dump(p, open(sys.argv[2], "w"))' "$d/plan.json" "$d/plan-after-gate.json"
+	# (The count, from the merge of the unbroken jobs' N passed: a cell
+	# and both tests fail, the test "gate" passes; then the job is one
+	# failure, and "gate" passes.)
+	local n edit='rm -r suite-workbench; sed -i "0,/\tpass\t/s//\tfail\t/" lint/results.tsv'
+	n=$(tail -n 1 "$d/merge.out" | cut -d' ' -f1)
 	merge_broken "$d" "not ok +log_judge .*suite-workbench: not run, a gate job it needs failed" \
-		'rm -r suite-workbench; sed -i "0,/\tpass\t/s//\tfail\t/" lint/results.tsv' \
-		"$d/plan-after-gate.json" &&
-	merge_broken "$d" "job suite-workbench: no results" 'rm -r suite-workbench' "$d/plan-after-gate.json"
+		"$edit" "$d/plan-after-gate.json" &&
+	merge_broken "$d" "^$((n - 3)) passed, 3 failed$" "$edit" "$d/plan-after-gate.json" &&
+	merge_broken "$d" "job suite-workbench: no results" 'rm -r suite-workbench' "$d/plan-after-gate.json" &&
+	merge_broken "$d" "^$((n - 2)) passed, 1 failed$" 'rm -r suite-workbench' "$d/plan-after-gate.json"
 }
 
 # merge_broken DIR REGEX EDIT [PLAN]: a copy of DIR/job-logs changed by the

@@ -26,8 +26,9 @@ class CrossChecks:
         this process (make test) or in other jobs (the pipeline, through
         native.json), so they must not depend on which object directories
         a runner happens to have: a list is read from an object directory
-        only just after a full build at last (check_builds(), with the
-        series' objects deleted before it) and kept in the verdict cache
+        only just after a full build at last (check_builds(), or a
+        secondary configuration's first build there in Gate.main(), with
+        the series' objects deleted before it) and kept in the verdict cache
         under last's key and the series' files; a run whose build cells
         are all cached reads it from there.  Without either (a run of
         --only that leaves out the head, of --checks cross alone), the

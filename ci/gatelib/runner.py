@@ -101,8 +101,13 @@ class Gate(VerdictCache, LintChecks, BuildChecks, BootChecks, CrossChecks, Serie
                         any(not self.results_cached[(p.num, "build:" + n)] for p in sel):
                     git("checkout", "-q", "--detach", last.commit)
                     self.progress("first build of %s at %s" % (m, last.num))
+                    self.drop_series_objects(m)
                     rc, _ = self.build(m)
                     self.built_at[m] = last.commit if rc == 0 else None
+                    # a full build at the last patch: its native list
+                    # (cross.native_lists()), before the walk builds
+                    # earlier patches' objects in this directory
+                    self.native_at_last[m] = (rc, self.native_sources(m, self.series_c))
             for i, p in enumerate(sel):
                 nxt = sel[i + 1] if i + 1 < len(sel) and sel[i + 1].idx == p.idx + 1 else None
                 todo = [c for c in cols_of(p) if not self.results_cached[(p.num, c)]]

@@ -211,7 +211,7 @@ class LintChecks:
         """One spatch run per semantic patch over every file version."""
         todo = [p for p in patches if p.c_files() and not self.cached(p, "cocci")]
         for p in patches:
-            if not p.c_files() and (p.num, "cocci") not in self.results:
+            if not p.c_files() and not self.cached(p, "cocci"):
                 self.store(p, "cocci", "pass", "no .c file touched", "")
         if not todo:
             return

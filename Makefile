@@ -1,13 +1,14 @@
 # Front door of the sysdev series workbench.  See README.md.
 SHELL := /bin/bash
 
-.PHONY: help run test deps tree apply regen build boot perf
+.PHONY: help run test deps tree apply regen build boot perf references
 
 help:
 	@echo "make run    - the main job: deps, kernel tree, apply outgoing/, build, boot in QEMU"
 	@echo "make test   - the whole test suite (what CI runs)"
 	@echo "make deps | tree | apply | build | boot   - one step of the main job"
 	@echo "make regen [V=N]   - regenerate outgoing/ from the working branch (-v N)"
+	@echo "make references    - remake ci/references/ from the unpatched base (a new linux-source)"
 
 run:
 	bash scripts/run-series.sh
@@ -26,6 +27,9 @@ apply:
 
 regen:
 	bash scripts/regen-series.sh $(if $(V),-v $(V))
+
+references:
+	bash ci/run-tests.sh --references
 
 build:
 	bash scripts/build-kernel.sh x86_64

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-usage() { echo "usage: ${0##*/} [TEST...]   (default: all; list: ${0##*/} --list)"; }
+usage() { echo "usage: ${0##*/} [TEST...]   (default: all; list: ${0##*/} --list; ci/references/ made again: ${0##*/} --references)"; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 
 TLOG=$LOG_ROOT/tests
@@ -26,6 +26,13 @@ if [ "$(id -u)" -eq 0 ]; then
 	bash "$TOP/scripts/install-deps.sh"
 else
 	bash "$TOP/scripts/install-deps.sh" --check || die "run as root to install the missing packages"
+fi
+if [ "${1:-}" = "--references" ]; then
+	[ $# -eq 1 ] || { usage >&2; exit 2; }
+	TLOG=$LOG_ROOT/references
+	mkdir -p "$TLOG"
+	write_references
+	exit 0
 fi
 rm -f "$TLOG/suite.tsv"
 TEST_PLAN=("${selected[@]}")

@@ -25,6 +25,9 @@ RULES = [
     (r"^make apply\b", "run make apply"),
     (r"^make regen V=[0-9N]", "not run: a reroll renames outgoing/ (make regen runs here)"),
     (r"^make regen\b", "run make regen && git diff --exit-code -- outgoing"),
+    (r"^make references\b", "not run: it builds the unpatched tree's documentation again (4-5 "
+     "minutes cold); the test references_current holds ci/references/ to the installed package "
+     "and tools"),
     (r"^make perf\b|^bash ci/perf/run-perf\.sh", "not run: 8-30 minutes and two perf kernels; "
      "Documentation/performance.md has its measured runs"),
     (r"^python3 ci/perf/test-perf-table\.py", "run python3 ci/perf/test-perf-table.py"),

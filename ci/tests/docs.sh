@@ -17,9 +17,13 @@
 # the references it rendered are kept in the cache under a key of
 # everything that can change them: the tree's commit, the versions of
 # Sphinx, its theme, yaml and Python, the make command, DOCS_RAW and the
-# page read.  The judging is done on every run.
+# page read.  The judging is done on every run.  The unpatched tree's
+# warnings are a reference (ci/references/docs_base, `make references`):
+# while it matches the installed package and tools, the base is not
+# built (4-5 minutes cold).
 
 ALL_TESTS+=(docs_judges docs_htmldocs)
+ALL_REFERENCES+=(docs_base)
 
 # 6.12's htmldocs first writes the netlink specs' pages with
 # tools/net/ynl/ynl-gen-rst.py, which imports yaml, whatever SPHINXDIRS
@@ -28,6 +32,7 @@ DOCS_PKGS=(python3-sphinx python3-sphinx-rtd-theme python3-yaml)
 DOCS_MAKE="make SPHINXDIRS=driver-api htmldocs"
 DOCS_RAW='warning|error|critical|severe'
 DOCS_FIXTURES=$TOP/ci/tests/fixtures/docs
+DOCS_CACHE=$SYSDEV_CACHE/docs-cache
 # Where the build writes sysdev.rst's page (it sits with the driver model).
 DOCS_HTML=Documentation/output/driver-api/driver-model/sysdev.html
 # The references sysdev.rst must render, as Sphinx's C domain names them:
@@ -45,15 +50,29 @@ docs_warnings() {
 	grep -aiE "$DOCS_RAW" "$1" | sed -E "s|$2/||g; s/:[0-9]+//g" | LC_ALL=C sort -u || true
 }
 
+# docs_key_inputs COMMIT: what decides the build of a tree at COMMIT.
+docs_key_inputs() {
+	echo "$1"
+	dpkg-query -W "${DOCS_PKGS[@]}" python3
+	echo "$DOCS_MAKE"
+	echo "$DOCS_RAW"
+	echo "$DOCS_HTML"
+}
+
 # docs_key TREE: the cache key of TREE's build.
 docs_key() {
-	{
-		git -C "$1" rev-parse HEAD
-		dpkg-query -W "${DOCS_PKGS[@]}" python3
-		echo "$DOCS_MAKE"
-		echo "$DOCS_RAW"
-		echo "$DOCS_HTML"
-	} | sha256sum | cut -c1-16
+	docs_key_inputs "$(git -C "$1" rev-parse HEAD)" | sha256sum | cut -c1-16
+}
+
+# The reference docs_base (ci/tests/lib.sh): the base's warnings.
+ref_inputs_docs_base() {
+	docs_key_inputs "$(kgit rev-parse "$BASE_TAG^{commit}")"
+}
+ref_write_docs_base() {
+	local key
+	test_pkgs "${DOCS_PKGS[@]}" >&2
+	key=$(docs_run base "$BASE_KSRC" "$BASE_BUILD_ROOT/docs") || return 1
+	docs_warnings "$DOCS_CACHE/$key.log" "$BASE_KSRC"
 }
 
 # docs_run NAME TREE OBJDIR: a fresh build of TREE unless cached: its log's
@@ -120,14 +139,19 @@ test_docs_judges() {
 }
 
 test_docs_htmldocs() {
-	local bkey hkey
-	DOCS_CACHE=$SYSDEV_CACHE/docs-cache
+	local hkey
 	test_pkgs "${DOCS_PKGS[@]}"
-	bash "$TOP/scripts/prepare-tree.sh" --base
-	bkey=$(docs_run base "$BASE_KSRC" "$BASE_BUILD_ROOT/docs") || return 1
+	bash "$TOP/scripts/prepare-tree.sh"
+	if ref_current docs_base; then
+		echo "docs: base: the reference ci/references/docs_base, of $(head -n 1 "$REFS/docs_base.key")"
+		cp "$REFS/docs_base" "$TLOG/docs_base.warnings"
+	else
+		echo "docs: base: ci/references/docs_base is not of this base and these tools: built"
+		bash "$TOP/scripts/prepare-tree.sh" --base
+		ref_write_docs_base > "$TLOG/docs_base.warnings" || return 1
+	fi
 	rel_head
 	hkey=$(docs_run head "$KSRC" "$BUILD_ROOT/docs") || return 1
-	docs_warnings "$DOCS_CACHE/$bkey.log" "$BASE_KSRC" > "$TLOG/docs_base.warnings"
 	docs_warnings "$DOCS_CACHE/$hkey.log" "$KSRC" > "$TLOG/docs_head.warnings"
 	docs_judge "$TLOG/docs_base.warnings" "$TLOG/docs_head.warnings" "$DOCS_CACHE/$hkey.ids"
 }

@@ -30,6 +30,46 @@ test_pkgs() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# References of the unpatched tree (ci/references/): what a test would
+# otherwise compute from the base on every cold run (its documentation
+# build's warnings).  A reference NAME registers in ALL_REFERENCES and has
+# two functions: ref_inputs_NAME prints what decides it (the base's
+# commit, the versions of the tools, the command), ref_write_NAME
+# computes it from the base.  ci/references/NAME.key holds the inputs it
+# was made with, after the package's version; `make references` makes
+# every one again; the test references_current fails when one no longer
+# matches the installed package and tools.  A test uses a reference only
+# while it matches (ref_current) and computes it otherwise.
+REFS=$TOP/ci/references
+ALL_REFERENCES=()
+
+# ref_inputs NAME: NAME's key as this machine makes it.
+ref_inputs() {
+	printf '%s\n' "$(kpkg_installed)"	# which ends in no newline
+	"ref_inputs_$1"
+}
+
+# ref_current NAME: whether $REFS/NAME is of this machine's base and tools.
+ref_current() {
+	[ -f "$REFS/$1" ] && [ -f "$REFS/$1.key" ] &&
+		[ "$(ref_inputs "$1")" = "$(cat "$REFS/$1.key")" ]
+}
+
+# write_references: make every reference again from the base (make
+# references), each written whole or not at all.
+write_references() {
+	local r
+	bash "$TOP/scripts/prepare-tree.sh" --base
+	mkdir -p "$REFS"
+	for r in "${ALL_REFERENCES[@]}"; do
+		"ref_write_$r" > "$REFS/.$r.tmp" || { rm -f "$REFS/.$r.tmp"; die "reference $r: not made"; }
+		ref_inputs "$r" > "$REFS/.$r.key.tmp"
+		mv "$REFS/.$r.tmp" "$REFS/$r"
+		mv "$REFS/.$r.key.tmp" "$REFS/$r.key"
+		echo "references: ci/references/$r ($(wc -l < "$REFS/$r") lines), of $(head -n 1 "$REFS/$r.key")"
+	done
+}
+
 # expect_fail NAME REGEX CMD...: CMD must fail and print REGEX.
 # (Explicit returns: errexit does not apply when a caller tests the result.)
 expect_fail() {

@@ -342,3 +342,35 @@ test_verdict_cache() {
 	grep -q "^ok .*zz_pass .*(passed before)" "$d/out" || { fail "the kept verdict is not said"; return 1; }
 	grep -qx "3 passed, 2 failed" "$d/out" || { fail "wrong counts"; return 1; }
 }
+
+# Every reference of the unpatched tree (ci/references/, ci/tests/lib.sh)
+# is of the installed base package and tools, or `make references` is due.
+# Shown failing first on copies: one whose package version is not the
+# installed one, one without its key, one without its content.
+ALL_TESTS+=(references_current)
+test_references_current() {
+	local d=$TLOG/references r bad=()
+	rm -rf "$d" && mkdir -p "$d"
+	[ ${#ALL_REFERENCES[@]} -gt 0 ] || { fail "no reference is registered"; return 1; }
+	bash "$TOP/scripts/prepare-tree.sh"
+	for r in "${ALL_REFERENCES[@]}"; do
+		cp "$REFS/$r" "$REFS/$r.key" "$d/" 2>/dev/null || true
+		sed -i '1s/.*/linux-source-0 0-bogus/' "$d/$r.key" 2>/dev/null || true
+		! REFS=$d ref_current "$r" || { fail "$r: a key of another package was taken"; return 1; }
+		rm -f "$d/$r.key"
+		! REFS=$d ref_current "$r" || { fail "$r: a reference without its key was taken"; return 1; }
+		cp "$REFS/$r.key" "$d/" 2>/dev/null || true
+		rm -f "$d/$r"
+		! REFS=$d ref_current "$r" || { fail "$r: a key without its reference was taken"; return 1; }
+	done
+	for r in "${ALL_REFERENCES[@]}"; do
+		if ref_current "$r"; then
+			echo "ci/references/$r: of $(head -n 1 "$REFS/$r.key")"
+		else
+			echo "ci/references/$r: not of this base and these tools (< kept, > here):"
+			diff <(cat "$REFS/$r.key" 2>/dev/null) <(ref_inputs "$r") || true
+			bad+=("$r")
+		fi
+	done
+	[ ${#bad[@]} -eq 0 ] || { fail "references not of the installed package and tools: ${bad[*]}: run make references"; return 1; }
+}

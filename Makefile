@@ -8,7 +8,7 @@ help:
 	@echo "make test   - the whole test suite (what CI runs)"
 	@echo "make deps | tree | apply | build | boot   - one step of the main job"
 	@echo "make regen [V=N]   - regenerate outgoing/ from the working branch (-v N)"
-	@echo "make references    - remake ci/references/ from the unpatched base (a new linux-source)"
+	@echo "make references    - remake ci/references/ from the unpatched base (when references_current fails)"
 
 run:
 	bash scripts/run-series.sh

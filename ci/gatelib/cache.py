@@ -55,7 +55,8 @@ def tooling_hash():
     what .gitignore ignores), so that a check or an allow-list that is not
     yet committed is in the key of every cell it could change; left out
     is what the gate never runs: the suite's own tests (ci/tests/,
-    ci/run-tests.sh), the benchmarks (ci/perf/), the CI pipeline's
+    ci/run-tests.sh) and their references of the unpatched tree
+    (ci/references/), the benchmarks (ci/perf/), the CI pipeline's
     definition (ci/gitlab-ci.yml), guest checks without a "# gate:" line
     and the fragments of configurations it does not build."""
     h = hashlib.sha256()
@@ -67,7 +68,7 @@ def tooling_hash():
     used = gate_config_files()
     for name in sorted({f for f in files if f}):
         f = TOP / name
-        if name.startswith(("ci/tests/", "ci/perf/")) or \
+        if name.startswith(("ci/tests/", "ci/references/", "ci/perf/")) or \
                 name in ("ci/run-tests.sh", "ci/gitlab-ci.yml"):
             continue
         # guest checks the gate never runs (lib.sh is sourced by all of

@@ -147,7 +147,7 @@ SUITE_JOBS = [
     ("suite-rt", r"^reliability_rt$"),
     ("suite-hotadd", r"^reliability_hotadd$"),
     ("suite-nosysfs", r"^reliability_nosysfs$"),
-    ("suite-docs", r"^docs_htmldocs$"),
+    ("suite-docs", r"^(docs_htmldocs|references_current)$"),
     ("suite-reliability", r"^(reliability_|docs_)"),
     ("suite-documented", r"^documented_commands$"),
     ("suite-gate-pipeline", r"^gate_pipeline$"),

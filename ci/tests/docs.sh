@@ -12,15 +12,15 @@
 #                  function and structure its kernel-doc directives name
 #
 # A Sphinx build hides the warnings of what it does not rebuild, so each
-# build starts from an empty output directory (10-11 minutes on 2 cores
-# that a gate run shares); the lines of its log that DOCS_RAW matches and
-# the references it rendered are kept in the cache under a key of
-# everything that can change them: the tree's commit, the versions of
-# Sphinx, its theme, yaml and Python, the make command, DOCS_RAW and the
-# page read.  The judging is done on every run.  The unpatched tree's
-# warnings are a reference (ci/references/docs_base, `make references`):
-# while it matches the installed package and tools, the base is not
-# built (4-5 minutes cold).
+# build starts from an empty output directory (4-5 minutes on 2 cores);
+# the lines of its log that DOCS_RAW matches and the references it
+# rendered are kept in the cache under a key of everything that can
+# change them (docs_key_inputs): the tree's commit, the versions of the
+# packages the build runs, the make command (its locale pinned), DOCS_RAW,
+# the page read and how a log's warnings are read (docs_warnings).  The
+# judging is done on every run.  The unpatched tree's warnings are a
+# reference (ci/references/docs_base, `make references`): while its key
+# is this machine's, the base is not built.
 
 ALL_TESTS+=(docs_judges docs_htmldocs)
 ALL_REFERENCES+=(docs_base)
@@ -29,7 +29,11 @@ ALL_REFERENCES+=(docs_base)
 # tools/net/ynl/ynl-gen-rst.py, which imports yaml, whatever SPHINXDIRS
 # selects.
 DOCS_PKGS=(python3-sphinx python3-sphinx-rtd-theme python3-yaml)
-DOCS_MAKE="make SPHINXDIRS=driver-api htmldocs"
+# and what else the build runs (kernel-doc is Perl; without graphviz a
+# warning says dot(1) is missing), in the key
+DOCS_KEY_PKGS=(python3 python3-docutils python3-jinja2 python3-pygments perl graphviz)
+# (Sphinx's messages are translated after the locale)
+DOCS_MAKE="env -u LANGUAGE LC_ALL=C.UTF-8 make SPHINXDIRS=driver-api htmldocs"
 DOCS_RAW='warning|error|critical|severe'
 DOCS_FIXTURES=$TOP/ci/tests/fixtures/docs
 DOCS_CACHE=$SYSDEV_CACHE/docs-cache
@@ -50,13 +54,18 @@ docs_warnings() {
 	grep -aiE "$DOCS_RAW" "$1" | sed -E "s|$2/||g; s/:[0-9]+//g" | LC_ALL=C sort -u || true
 }
 
-# docs_key_inputs COMMIT: what decides the build of a tree at COMMIT.
+# docs_key_inputs COMMIT: what decides the build of a tree at COMMIT and
+# the warnings read from it.
 docs_key_inputs() {
+	local p
 	echo "$1"
-	dpkg-query -W "${DOCS_PKGS[@]}" python3
+	for p in "${DOCS_PKGS[@]}" "${DOCS_KEY_PKGS[@]}"; do
+		printf '%s\t%s\n' "$p" "$(pkg_version "$p")"
+	done
 	echo "$DOCS_MAKE"
 	echo "$DOCS_RAW"
 	echo "$DOCS_HTML"
+	declare -f docs_warnings
 }
 
 # docs_key TREE: the cache key of TREE's build.
@@ -65,13 +74,14 @@ docs_key() {
 }
 
 # The reference docs_base (ci/tests/lib.sh): the base's warnings.
+ref_pkgs_docs_base() { echo "${DOCS_PKGS[@]}"; }
 ref_inputs_docs_base() {
 	docs_key_inputs "$(kgit rev-parse "$BASE_TAG^{commit}")"
 }
 ref_write_docs_base() {
 	local key
-	test_pkgs "${DOCS_PKGS[@]}" >&2
 	key=$(docs_run base "$BASE_KSRC" "$BASE_BUILD_ROOT/docs") || return 1
+	[ -f "$DOCS_CACHE/$key.log" ] || { echo "docs: no log $DOCS_CACHE/$key.log" >&2; return 1; }
 	docs_warnings "$DOCS_CACHE/$key.log" "$BASE_KSRC"
 }
 

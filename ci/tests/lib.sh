@@ -33,15 +33,33 @@ test_pkgs() {
 # References of the unpatched tree (ci/references/): what a test would
 # otherwise compute from the base on every cold run (its documentation
 # build's warnings).  A reference NAME registers in ALL_REFERENCES and has
-# two functions: ref_inputs_NAME prints what decides it (the base's
-# commit, the versions of the tools, the command), ref_write_NAME
-# computes it from the base.  ci/references/NAME.key holds the inputs it
-# was made with, after the package's version; `make references` makes
-# every one again; the test references_current fails when one no longer
-# matches the installed package and tools.  A test uses a reference only
-# while it matches (ref_current) and computes it otherwise.
+# three functions: ref_pkgs_NAME names the Debian packages that compute
+# it (installed before its key is read: their versions are part of it),
+# ref_inputs_NAME prints what decides it (the base's commit, the versions
+# of the tools, the command), ref_write_NAME computes it from the base.
+# ci/references/NAME.key holds the inputs it was made with, after the
+# base package's version; `make references` makes every one again; the
+# test references_current fails when one no longer matches the installed
+# package and tools.  A test uses a reference only while it matches
+# (ref_current) and computes it otherwise.
 REFS=$TOP/ci/references
 ALL_REFERENCES=()
+
+# pkg_version PKG: PKG's installed version, or "not installed".
+pkg_version() {
+	if [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; then
+		dpkg-query -W -f='${Version}\n' "$1"
+	else
+		echo "not installed"
+	fi
+}
+
+# ref_pkgs NAME: install what NAME's key and computation use.
+ref_pkgs() {
+	local pkgs
+	read -r -a pkgs <<<"$("ref_pkgs_$1")"
+	test_pkgs "${pkgs[@]}"
+}
 
 # ref_inputs NAME: NAME's key as this machine makes it.
 ref_inputs() {
@@ -56,14 +74,24 @@ ref_current() {
 }
 
 # write_references: make every reference again from the base (make
-# references), each written whole or not at all.
+# references): all of them or none, no temporary file left.
 write_references() {
-	local r
+	local r tree have
 	bash "$TOP/scripts/prepare-tree.sh" --base
+	tree="$KPKG $(cat "$KSRC/.git/sysdev-debian-version")"
+	have=$(kpkg_installed)
+	[ "$tree" = "$have" ] || die "the kernel tree is of $tree, installed is $have: make regen" \
+		"(the working branch is in the tree), remove $KSRC and $(dirname "$BASE_KSRC")," \
+		"then run make references again"
 	mkdir -p "$REFS"
+	# shellcheck disable=SC2064	# the directory now
+	trap "rm -f '$REFS'/.*.tmp" EXIT
 	for r in "${ALL_REFERENCES[@]}"; do
-		"ref_write_$r" > "$REFS/.$r.tmp" || { rm -f "$REFS/.$r.tmp"; die "reference $r: not made"; }
+		ref_pkgs "$r"
+		"ref_write_$r" > "$REFS/.$r.tmp" || die "reference $r: not made, ci/references/ unchanged"
 		ref_inputs "$r" > "$REFS/.$r.key.tmp"
+	done
+	for r in "${ALL_REFERENCES[@]}"; do
 		mv "$REFS/.$r.tmp" "$REFS/$r"
 		mv "$REFS/.$r.key.tmp" "$REFS/$r.key"
 		echo "references: ci/references/$r ($(wc -l < "$REFS/$r") lines), of $(head -n 1 "$REFS/$r.key")"

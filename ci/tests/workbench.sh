@@ -346,7 +346,8 @@ test_verdict_cache() {
 # Every reference of the unpatched tree (ci/references/, ci/tests/lib.sh)
 # is of the installed base package and tools, or `make references` is due.
 # Shown failing first on copies: one whose package version is not the
-# installed one, one without its key, one without its content.
+# installed one, one whose last input is not this machine's, one without
+# its key, one without its content.
 ALL_TESTS+=(references_current)
 test_references_current() {
 	local d=$TLOG/references r bad=()
@@ -354,12 +355,18 @@ test_references_current() {
 	[ ${#ALL_REFERENCES[@]} -gt 0 ] || { fail "no reference is registered"; return 1; }
 	bash "$TOP/scripts/prepare-tree.sh"
 	for r in "${ALL_REFERENCES[@]}"; do
-		cp "$REFS/$r" "$REFS/$r.key" "$d/" 2>/dev/null || true
-		sed -i '1s/.*/linux-source-0 0-bogus/' "$d/$r.key" 2>/dev/null || true
+		ref_pkgs "$r"
+		ref_inputs "$r" > "$d/$r.key"
+		cp "$REFS/$r" "$d/" 2>/dev/null || echo x > "$d/$r"
+		REFS=$d ref_current "$r" || { fail "$r: this machine's own key was not taken"; return 1; }
+		sed -i '1s/.*/linux-source-0 0-bogus/' "$d/$r.key"
 		! REFS=$d ref_current "$r" || { fail "$r: a key of another package was taken"; return 1; }
+		ref_inputs "$r" > "$d/$r.key"
+		sed -i '$s/$/ (another)/' "$d/$r.key"
+		! REFS=$d ref_current "$r" || { fail "$r: a key with another last input was taken"; return 1; }
 		rm -f "$d/$r.key"
 		! REFS=$d ref_current "$r" || { fail "$r: a reference without its key was taken"; return 1; }
-		cp "$REFS/$r.key" "$d/" 2>/dev/null || true
+		ref_inputs "$r" > "$d/$r.key"
 		rm -f "$d/$r"
 		! REFS=$d ref_current "$r" || { fail "$r: a key without its reference was taken"; return 1; }
 	done

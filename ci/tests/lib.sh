@@ -12,6 +12,15 @@ exec 3>&2
 
 fail() { echo "FAIL: $*"; return 1; }
 
+# pkg_version PKG: PKG's installed version, or "not installed".
+pkg_version() {
+	if [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; then
+		dpkg-query -W -f='${Version}\n' "$1"
+	else
+		echo "not installed"
+	fi
+}
+
 # test_pkgs PKG...: Debian packages that only a test needs (not the gate,
 # so not in scripts/install-deps.sh, whose package list is in the gate's
 # key): install the missing ones.  kexec-tools is told not to take over
@@ -19,8 +28,7 @@ fail() { echo "FAIL: $*"; return 1; }
 test_pkgs() {
 	local p missing=()
 	for p in "$@"; do
-		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] ||
-			missing+=("$p")
+		[ "$(pkg_version "$p")" != "not installed" ] || missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0
 	[ "$(id -u)" -eq 0 ] || { fail "test_pkgs: missing ${missing[*]}: run as root to install them"; return 1; }
@@ -44,15 +52,6 @@ test_pkgs() {
 # (ref_current) and computes it otherwise.
 REFS=$TOP/ci/references
 ALL_REFERENCES=()
-
-# pkg_version PKG: PKG's installed version, or "not installed".
-pkg_version() {
-	if [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; then
-		dpkg-query -W -f='${Version}\n' "$1"
-	else
-		echo "not installed"
-	fi
-}
 
 # ref_pkgs NAME: install what NAME's key and computation use.
 ref_pkgs() {

@@ -60,8 +60,14 @@ if [ ${#extra[@]} -gt 0 ]; then
 	cat "$initrd" "${extra[@]}" >"$log.initrd"
 	initrd=$log.initrd
 fi
+# initramfs_async=0: the initramfs is unpacked before the built-in KUnit
+# suites run (init/initramfs.c populate_rootfs() waits for it at
+# rootfs_initcall time; by default the init thread waits for it in
+# kernel_init_freeable(), after kunit_run_all_tests()); else its "Freeing
+# initrd memory" line can land inside the KTAP output, which kunit.py
+# cannot parse.
 qemu_argv "$topo" "$kernel" "$initrd" \
-	"console=ttyS0,115200 panic=-1 ignore_loglevel sysdev_checks=$checks $append" "$log"
+	"console=ttyS0,115200 panic=-1 ignore_loglevel initramfs_async=0 sysdev_checks=$checks $append" "$log"
 
 start=$(date +%s.%N)
 hotadd=""

@@ -99,6 +99,15 @@ if [ $kunit -eq 1 ]; then
 		problems+=("kunit: no test case ran (${summary:-no KTAP in the log})")
 	elif [ $krc -ne 0 ]; then
 		problems+=("kunit: ${summary:-kunit.py parse failed} (details: $kout)")
+		# kunit.py cannot parse a line of another context between a
+		# suite's "KTAP version" and its "# Subtest" (seen: the async
+		# initramfs unpack's "Freeing initrd memory", which boot.sh's
+		# initramfs_async=0 moves before KUnit): name it
+		intruder=$(awk '{ sub(/\r$/, "") }
+			after && !/^(\[[^]]*\])?[[:space:]]*# Subtest:/ { print; exit }
+			{ after = /^(\[[^]]*\] )?[[:space:]]+KTAP version/ }' "$log")
+		[ -z "$intruder" ] ||
+			problems+=("kunit: a line between a suite's \"KTAP version\" and its \"# Subtest\", which kunit.py cannot parse: $intruder")
 	else
 		echo "boot: kunit: $summary"
 	fi

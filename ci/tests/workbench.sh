@@ -249,6 +249,15 @@ test_log_judge() {
 	}
 	judge_bad kunit_fail "kunit: .*failed: 1" 's/    ok 10 sdk_power_order/    not ok 10 sdk_power_order/'
 	judge_bad kunit_missing "kunit: no test case ran" '/KTAP\|ok \|1\.\.\|# /d'
+	# a line of another context (the async initramfs unpack, seen on the
+	# no-sysfs kernel) between a suite's KTAP header and its "# Subtest"
+	# breaks kunit.py's parse, and is named; after the top-level header
+	# it does not
+	judge_bad kunit_interleaved "between a suite's \"KTAP version\" and its \"# Subtest\", which kunit.py cannot parse: \[    1.947300\] Freeing initrd memory" \
+		'0,/^\[[^]]*\]     KTAP version/{//a [    1.947300] Freeing initrd memory: 1980K'$'\n''}'
+	sed -e '1a [    1.946500] Freeing initrd memory: 1980K' "$good" > "$tmp/toplevel.console"
+	bash "$TOP/qemu/check-log.sh" -k -c boot "$tmp/toplevel.console" ||
+		fail "a line after the top-level KTAP header was rejected"
 	# -K: the sysdev suite must have run every case of the tree, none
 	# skipped; without -K a log without the suite passes -k.
 	bash "$TOP/qemu/check-log.sh" -k -K sysdev:10 -c boot "$good" ||

@@ -5,10 +5,12 @@ usage: qmp-hotadd.py SOCKET LOG [TIMEOUT]
 
 Follows LOG, the guest's serial console, and answers each line
 "SYSDEV-HOTADD memory NODE" with 256 MiB as a pc-dimm on NUMA node NODE,
-plugged through the QMP socket SOCKET.  (No CPU: 6.12 does not take
-QEMU's hot-pluggable CPUs under TCG, see qemu/checks/hotadd.sh.)  Each request and QEMU's answer is printed, one line each.  Ends
-when QEMU closes the socket, or after TIMEOUT seconds (default 900).
-The guest checks that the device arrived; this only plugs it.
+and each line "SYSDEV-HOTADD cpu NODE" with the CPU of socket 2 on node
+NODE (the hot-pluggable CPU of scripts/lib.sh's hotadd topology),
+plugged through the QMP socket SOCKET.  Each request and QEMU's answer
+is printed, one line each.  Ends when QEMU closes the socket, or after
+TIMEOUT seconds (default 900).  The guest checks that the device
+arrived; this only plugs it.
 """
 import json
 import select
@@ -54,6 +56,12 @@ def plug_memory(qmp, node, n):
     return "device_add pc-dimm node %s" % node
 
 
+def plug_cpu(qmp, node, n):
+    qmp.cmd("device_add", driver="qemu64-x86_64-cpu", id="hotcpu%d" % n,
+            **{"socket-id": 2, "core-id": 0, "thread-id": 0, "node-id": int(node)})
+    return "device_add qemu64-x86_64-cpu socket 2 node %s" % node
+
+
 def main():
     if len(sys.argv) not in (3, 4) or sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -85,8 +93,9 @@ def main():
                 continue
             n += 1
             try:
-                if words[1:2] == ["memory"] and len(words) == 3:
-                    print("qmp-hotadd: %s: %s" % (" ".join(words), plug_memory(qmp, words[2], n)),
+                plug = {"memory": plug_memory, "cpu": plug_cpu}.get(words[1] if len(words) == 3 else "")
+                if plug:
+                    print("qmp-hotadd: %s: %s" % (" ".join(words), plug(qmp, words[2], n)),
                           flush=True)
                 else:
                     print("qmp-hotadd: unknown request: %s" % " ".join(words), flush=True)

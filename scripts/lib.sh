@@ -158,15 +158,25 @@ qemu_argv() {
 		-numa node,nodeid=1,cpus=1,memdev=m1) ;;
 	up) QEMU_ARGV+=(-smp 1 -m 512) ;;
 	# numa2 plus node 2 with neither CPU nor memory, room for a DIMM,
-	# and a QMP socket LOG.qmp for qemu/qmp-hotadd.py
-	# (qemu/checks/hotadd.sh)
-	hotadd) QEMU_ARGV+=(-smp 2,sockets=2,cores=1,threads=1
+	# node 3 with neither but a CPU that can be plugged (socket 2), and
+	# a QMP socket LOG.qmp for qemu/qmp-hotadd.py
+	# (qemu/checks/hotadd.sh).  Linux takes the pluggable CPU only
+	# under a hypervisor it knows (acpi_is_processor_usable()): the
+	# SMBIOS serial and QEMU's VMware port make it detect VMware
+	# (vmware_platform(), with ci/configs/hotadd.config); that path is
+	# taken only without the CPUID hypervisor bit (with it, Linux asks
+	# CPUID for VMware's signature, which TCG does not give).
+	hotadd) QEMU_ARGV+=(-cpu qemu64,-hypervisor
+		-smbios type=1,serial=VMware-sysdev
+		-smp 2,maxcpus=3,sockets=3,cores=1,threads=1
 		-m 1024,slots=2,maxmem=2048M
 		-object memory-backend-ram,id=m0,size=512M
 		-object memory-backend-ram,id=m1,size=512M
 		-numa node,nodeid=0,cpus=0,memdev=m0
 		-numa node,nodeid=1,cpus=1,memdev=m1
 		-numa node,nodeid=2
+		-numa node,nodeid=3
+		-numa cpu,node-id=3,socket-id=2
 		-qmp "unix:$5.qmp,server=on,wait=off") ;;
 	*) die "qemu_argv: unknown topology $1" ;;
 	esac

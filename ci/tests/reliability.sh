@@ -39,7 +39,14 @@
 #                       memory plugged through QMP into a node without
 #                       CPUs or memory while the guest runs (qemu/checks/
 #                       hotadd.sh): the node system device registered at
-#                       run time, hugepages/ before the node's uevent
+#                       run time, hugepages/ before the node's uevent;
+#                       then a CPU plugged into another such node and
+#                       brought up (cpu-hotadd.sh): hotplug/ and its
+#                       latency limit at the CPU's add event, compact
+#                       and hugepages/ at its new node's
+#   reliability_hotadd_base  the unpatched tree's hotadd kernel through
+#                       the same CPU hot-add: cpu-hotadd.sh must fail,
+#                       as 6.12 gives a hot-added CPU no hotplug/
 #   reliability_fallback the test kernel with the names of the lapic and
 #                       i8259 classes taken first: both fall back to
 #                       syscore_ops at their place (suspend cycles, the
@@ -62,7 +69,8 @@
 
 ALL_TESTS+=(reliability_judges reliability_stress reliability_hibernate_disk
 	reliability_halt reliability_kexec_jump reliability_order reliability_debug
-	reliability_rt reliability_nosysfs reliability_fallback reliability_hotadd)
+	reliability_rt reliability_nosysfs reliability_fallback reliability_hotadd
+	reliability_hotadd_base)
 
 REL_FIXTURES=$TOP/ci/tests/fixtures/reliability
 DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
@@ -241,6 +249,21 @@ test_reliability_judges() {
 	grep -v "'hugepages'" "$REL_FIXTURES/hotadd-order.dmesg" > "$tmp/hotadd-nohp"
 	expect_fail hotadd_no_hugepages "hotadd FAIL no kobject_add_internal of hugepages under node3" \
 		gj hotadd node3 "$tmp/hotadd-nohp"
+	# cpu-hotadd: what the uevent helper saw at the add events of a CPU
+	# hot-added into an empty node and of that node; unpatched 6.12
+	# gives the CPU no hotplug/, the node compact and cpu2 after its event.
+	printf '%s\n' "812 add /devices/system/cpu/cpu2: hotplug/state power/pm_qos_resume_latency_us" \
+		"845 add /devices/system/node/node3: hugepages compact cpu2" > "$tmp/cpuadd-good"
+	gj cpu-hotadd "$tmp/cpuadd-good" || fail "cpu-hotadd: a good record was rejected"
+	sed 's/ hotplug\/state//; s/ compact cpu2$//' "$tmp/cpuadd-good" > "$tmp/cpuadd-base"
+	expect_fail cpuadd_base "cpu-hotadd FAIL /devices/system/cpu/cpu2 had no hotplug/state at its add event .*node3 had no compact .*node3 had no cpu2" \
+		gj cpu-hotadd "$tmp/cpuadd-base"
+	sed -n 1p "$tmp/cpuadd-good" > "$tmp/cpuadd-nonode"
+	expect_fail cpuadd_no_node "cpu-hotadd FAIL 0 add events of /devices/system/node/node3" \
+		gj cpu-hotadd "$tmp/cpuadd-nonode"
+	sed -n 1p "$tmp/cpuadd-good" >> "$tmp/cpuadd-good"
+	expect_fail cpuadd_twice "cpu-hotadd FAIL 2 add events of /devices/system/cpu/cpu2" \
+		gj cpu-hotadd "$tmp/cpuadd-good"
 	# A class that fell back to syscore fails the device check, whatever
 	# the kernel's symbols say is converted.
 	CHECKS_DIR=$cdir TMPDIR=$tmp busybox sh "$cdir/x86-sysdev.sh" --fallback "$core" ||
@@ -699,15 +722,39 @@ INITCALL
 # Memory hot-add into an empty node (qemu/checks/hotadd.sh): the node
 # class's registration at run time, from ACPI under the device hotplug
 # lock and mem_hotplug_lock, with lockdep, and hugetlb's node driver
-# before the uevent of the new node.  (No CPU hot-add: see hotadd.sh.)
+# before the uevent of the new node.  Then a CPU hot-added into another
+# empty node and brought up (qemu/checks/cpu-hotadd.sh): the cpu class's
+# registration under cpus_write_lock(), the node's under the CPU's
+# device lock, and the files of both at their add events.
 test_reliability_hotadd() {
 	local log=$TLOG/reliability_hotadd.console s
 	head_passed_before && return 0
 	rel_build hotadd || return 1
 	s=$SECONDS
-	bash "$TOP/qemu/boot.sh" -H -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,hotadd \
+	bash "$TOP/qemu/boot.sh" -H -k -K "$(sysdev_kunit_expect)" -t 900 -c boot,hotadd,cpu-hotadd \
 		-a "pm_debug_messages initcall_debug" -o "$log" "$HOTADD_IMAGE"
 	echo "reliability_hotadd: boot took $((SECONDS - s))s"
+}
+
+# The same CPU hot-add on the unpatched tree (qemu/checks/cpu-hotadd.sh
+# only): 6.12's cpuhp_sysfs_init() gives hotplug/ to the CPUs registered
+# at boot and never to a hot-added one, so the check must fail, and for
+# that reason.  It shows both the bug the cpu class's driver in
+# kernel/cpu.c fixes and the check failing on a real bad kernel.
+test_reliability_hotadd_base() {
+	local log=$TLOG/reliability_hotadd_base.console s out
+	passed_before && return 0
+	bash "$TOP/scripts/prepare-tree.sh" --base
+	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q hotadd ||
+		{ fail "the unpatched hotadd kernel does not build"; return 1; }
+	s=$SECONDS
+	expect_fail hotadd_base "cpu-hotadd FAIL .*/devices/system/cpu/cpu2 had no hotplug/state at its add event" \
+		bash "$TOP/qemu/boot.sh" -H -t 900 -c boot,cpu-hotadd -o "$log" \
+		"$BASE_BUILD_ROOT/hotadd/arch/x86/boot/bzImage"
+	echo "reliability_hotadd_base: boot took $((SECONDS - s))s"
+	grep -aq "CPU2 has been hot-added" "$log" || fail "unpatched: no 'CPU2 has been hot-added' in $log"
+	out=$(grep -a "^SYSDEV-INFO cpu-hotadd uevent" "$log" | tr -d '\r')
+	echo "unpatched: $out"
 }
 
 # CONFIG_SYSFS=n with kernfs built: v8's duplicate-id check looked names

@@ -42,8 +42,14 @@ per patch, written to $LOG_ROOT/gate/report.md; each cell points at its log.
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
+
+# The environment comes from ci/gate.sh (scripts/lib.sh): run without it
+# ("python3 ci/gate.py --help"), go through it.
+if "TOP" not in os.environ:
+    os.execvp("bash", ["bash", str(Path(__file__).resolve().parent / "gate.sh")] + sys.argv[1:])
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

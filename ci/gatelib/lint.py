@@ -1,6 +1,8 @@
 """Cell runners of the checks without a build: message, checkpatch, inline,
 kerneldoc, rst and cocci."""
 
+import email
+import email.policy
 import fnmatch
 import re
 import subprocess
@@ -14,26 +16,21 @@ from .findings import cocci_key, new_findings
 
 class LintChecks:
     def check_message(self, p):
-        text = p.mail.read_text(errors="replace")
-        head, _, rest = text.partition("\n\n")
-        headers = {}
-        last = None
-        for line in head.splitlines():
-            if line[:1] in (" ", "\t") and last:
-                headers[last] += line
-                continue
-            k, _, v = line.partition(":")
-            last = k.strip().lower()
-            headers[last] = v.strip()
-        body = rest.split("\n---\n", 1)[0]
+        # The mail as git send-email sends it: headers decoded (an RFC 2047
+        # From: of a non-ASCII name), folded lines unfolded; the trailers
+        # as git reads them.
+        msg = email.message_from_bytes(p.mail.read_bytes(), policy=email.policy.default)
+        body = msg.get_content().split("\n---\n", 1)[0]
+        trailers = subprocess.run(["git", "interpret-trailers", "--parse"], input=body,
+                                  stdout=subprocess.PIPE, text=True, check=True).stdout
         problems = []
-        subject = re.sub(r"^\[PATCH[^]]*\]\s*", "", headers.get("subject", ""))
+        subject = re.sub(r"^\[PATCH[^]]*\]\s*", "", str(msg.get("subject", "")))
         if not re.match(r"^[a-zA-Z0-9_./, -]+: \S", subject):
             problems.append("subject is not 'area: summary': %r" % subject)
         if len(subject) > 75:
             problems.append("subject is %d columns (> 75)" % len(subject))
-        author = headers.get("from", "")
-        sobs = re.findall(r"^Signed-off-by: (.+)$", body, re.M)
+        author = str(msg.get("from", ""))
+        sobs = re.findall(r"^Signed-off-by: (.+)$", trailers, re.M)
         if not sobs:
             problems.append("no Signed-off-by")
         elif author not in sobs:
@@ -115,7 +112,8 @@ class LintChecks:
             if not cur or not line.startswith("+") or line.startswith("+++"):
                 continue
             code = line[1:]
-            if cur.endswith(".h") and re.match(r"^static\s(?!.*\binline\b)"
+            # inline, __inline__, __always_inline, __always_inline__...
+            if cur.endswith(".h") and re.match(r"^static\s(?!.*\b(__)?(always_)?inline(__)?\b)"
                                                r"[^=;]*\([^;]*$", code):
                 problems.append("%s: static non-inline function in a header: %s"
                                 % (cur, code.strip()))

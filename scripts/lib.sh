@@ -157,10 +157,13 @@ qemu_argv() {
 		-numa node,nodeid=0,cpus=0,memdev=m0
 		-numa node,nodeid=1,cpus=1,memdev=m1) ;;
 	up) QEMU_ARGV+=(-smp 1 -m 512) ;;
-	# numa2 plus node 2 with neither CPU nor memory, room for a DIMM,
-	# node 3 with neither but a CPU that can be plugged (socket 2), and
-	# a QMP socket LOG.qmp for qemu/qmp-hotadd.py
-	# (qemu/checks/hotadd.sh).  Linux takes the pluggable CPU only
+	# numa2 plus node 2 with neither CPU nor memory but a CPU that can
+	# be plugged (socket 2), node 3 with neither, room for a DIMM (QEMU
+	# gives the range of pluggable memory to the last node), and a QMP
+	# socket LOG.qmp for qemu/qmp-hotadd.py (qemu/checks/hotadd.sh,
+	# cpu-hotadd.sh).  Linux numbers nodes in the order of the SRAT,
+	# which lists the CPUs first: QEMU's nodes 2 and 3 are Linux's.
+	# Linux takes the pluggable CPU only
 	# under a hypervisor it knows (acpi_is_processor_usable()): the
 	# SMBIOS serial and QEMU's VMware port make it detect VMware
 	# (vmware_platform(), with ci/configs/hotadd.config); that path is
@@ -176,7 +179,7 @@ qemu_argv() {
 		-numa node,nodeid=1,cpus=1,memdev=m1
 		-numa node,nodeid=2
 		-numa node,nodeid=3
-		-numa cpu,node-id=3,socket-id=2
+		-numa cpu,node-id=2,socket-id=2
 		-qmp "unix:$5.qmp,server=on,wait=off") ;;
 	*) die "qemu_argv: unknown topology $1" ;;
 	esac

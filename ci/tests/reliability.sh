@@ -253,13 +253,13 @@ test_reliability_judges() {
 	# hot-added into an empty node and of that node; unpatched 6.12
 	# gives the CPU no hotplug/, the node compact and cpu2 after its event.
 	printf '%s\n' "812 add /devices/system/cpu/cpu2: hotplug/state power/pm_qos_resume_latency_us" \
-		"845 add /devices/system/node/node3: hugepages compact cpu2" > "$tmp/cpuadd-good"
+		"845 add /devices/system/node/node2: hugepages compact cpu2" > "$tmp/cpuadd-good"
 	gj cpu-hotadd "$tmp/cpuadd-good" || fail "cpu-hotadd: a good record was rejected"
 	sed 's/ hotplug\/state//; s/ compact cpu2$//' "$tmp/cpuadd-good" > "$tmp/cpuadd-base"
-	expect_fail cpuadd_base "cpu-hotadd FAIL /devices/system/cpu/cpu2 had no hotplug/state at its add event .*node3 had no compact .*node3 had no cpu2" \
+	expect_fail cpuadd_base "cpu-hotadd FAIL /devices/system/cpu/cpu2 had no hotplug/state at its add event .*node2 had no compact .*node2 had no cpu2" \
 		gj cpu-hotadd "$tmp/cpuadd-base"
 	sed -n 1p "$tmp/cpuadd-good" > "$tmp/cpuadd-nonode"
-	expect_fail cpuadd_no_node "cpu-hotadd FAIL 0 add events of /devices/system/node/node3" \
+	expect_fail cpuadd_no_node "cpu-hotadd FAIL 0 add events of /devices/system/node/node2" \
 		gj cpu-hotadd "$tmp/cpuadd-nonode"
 	sed -n 1p "$tmp/cpuadd-good" >> "$tmp/cpuadd-good"
 	expect_fail cpuadd_twice "cpu-hotadd FAIL 2 add events of /devices/system/cpu/cpu2" \

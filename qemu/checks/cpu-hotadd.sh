@@ -1,10 +1,10 @@
 # CPU hot-add into a node without CPUs or memory, in QEMU's "hotadd"
-# topology (scripts/lib.sh qemu_argv: node 3 empty, the CPU of socket 2
+# topology (scripts/lib.sh qemu_argv: node 2 empty, the CPU of socket 2
 # pluggable into it).  The guest asks the host for the CPU by printing
-# "SYSDEV-HOTADD cpu 3" on the console; qemu/qmp-hotadd.py plugs it
+# "SYSDEV-HOTADD cpu 2" on the console; qemu/qmp-hotadd.py plugs it
 # through QMP, ACPI tells the kernel (acpi_processor_hotadd_init() ->
 # register_cpu(): cpu2, a system device of the class cpu, off-line).
-# Writing 1 to its online brings it up on node 3, which registers node3
+# Writing 1 to its online brings it up on node 2, which registers node2
 # (cpu_up() -> try_online_node() -> __register_one_node(), with
 # CONFIG_MEMORY_HOTPLUG) under the CPU's device lock.
 #
@@ -14,12 +14,13 @@
 # made after the event but before the helper looks would pass, so a
 # pass says "there when user space looked", a failure is certain.  The
 # series adds, before the add event:
-#   cpu2:  hotplug/ (cpu/hotplug's class driver; unpatched 6.12 never
-#          gives it to a hot-added CPU) and power/pm_qos_resume_latency_us
-#          (the cpu class's driver);
-#   node3: hugepages/ (hugetlb's node driver), compact (compaction's
-#          node driver) and the link cpu2 (the node class's driver).
-# cpu2 cannot have its link node3 at its own add event: node3 is not
+#   cpu2:  hotplug/ (a default group of the CPU devices; unpatched 6.12
+#          never gives it to a hot-added CPU) and
+#          power/pm_qos_resume_latency_us (the cpu class's driver);
+#   node2: hugepages/ (hugetlb's node driver), compact (a default group
+#          of the node devices) and the link cpu2 (the node class's
+#          driver).
+# cpu2 cannot have its link node2 at its own add event: node2 is not
 # on-line then (register_cpu_dev_under_node() makes no link), and is
 # registered only when cpu2 comes up; both links are checked then.
 # Then cpu2 goes off-line and on-line again through its hotplug/target,
@@ -36,7 +37,7 @@ helper=/sys/kernel/uevent_helper
 
 # The files each add event must find, "DEVPATH FILE...".
 want="/devices/system/cpu/cpu2 hotplug/state power/pm_qos_resume_latency_us
-/devices/system/node/node3 hugepages compact cpu2"
+/devices/system/node/node2 hugepages compact cpu2"
 
 # judge FILE: every add event of want's devices recorded once, with its
 # files.
@@ -74,7 +75,7 @@ wait_for() {
 
 [ -w $helper ] || { fail "no $helper (CONFIG_UEVENT_HELPER)"; exit 0; }
 [ -e $sys/cpu/cpu2 ] && { fail "cpu2 registered at boot: not the hotadd topology"; exit 0; }
-[ -e $sys/node/node3 ] && { fail "node3 registered at boot: not the hotadd topology"; exit 0; }
+[ -e $sys/node/node2 ] && { fail "node2 registered at boot: not the hotadd topology"; exit 0; }
 dmesg | grep -q "Hypervisor detected: VMware" ||
 	{ fail "no VMware detected, so no pluggable CPU counted: $(dmesg | grep -i 'hotplug CPU\|hypervisor' | tr '\n' ';')"; exit 0; }
 
@@ -82,11 +83,11 @@ dmesg | grep -q "Hypervisor detected: VMware" ||
 cat > /tmp/cpu-hotadd-helper.sh <<EOF
 #!/bin/sh
 case "\$ACTION \$DEVPATH" in
-"add /devices/system/cpu/cpu2"|"add /devices/system/node/node3") ;;
+"add /devices/system/cpu/cpu2"|"add /devices/system/node/node2") ;;
 *) exit 0 ;;
 esac
 have=
-for f in hotplug/state power/pm_qos_resume_latency_us node3 hugepages compact cpu2; do
+for f in hotplug/state power/pm_qos_resume_latency_us node2 hugepages compact cpu2; do
 	[ -e "/sys\$DEVPATH/\$f" ] && have="\$have \$f"
 done
 echo "\$SEQNUM \$ACTION \$DEVPATH:\$have" >> $rec
@@ -94,18 +95,18 @@ EOF
 chmod 755 /tmp/cpu-hotadd-helper.sh
 echo /tmp/cpu-hotadd-helper.sh > $helper
 
-echo "SYSDEV-HOTADD cpu 3"
+echo "SYSDEV-HOTADD cpu 2"
 if wait_for "[ -e $sys/cpu/cpu2/online ]" 60; then
 	dmesg | grep -q "CPU2 has been hot-added" || fail "no 'CPU2 has been hot-added' in the kernel log"
 	wait_for "grep -q ' add /devices/system/cpu/cpu2:' $rec" 10
 	[ "$(cat $sys/cpu/cpu2/online)" = 0 ] || fail "cpu2 on-line before it was brought up"
 	if echo 1 > $sys/cpu/cpu2/online; then
-		wait_for "grep -q ' add /devices/system/node/node3:' $rec" 10
-		[ "$(cd $sys/cpu/cpu2/node3 2>/dev/null && pwd -P)" = $sys/node/node3 ] ||
-			fail "cpu2 on-line: no link cpu2/node3 to node3"
-		[ "$(cd $sys/node/node3/cpu2 2>/dev/null && pwd -P)" = $sys/cpu/cpu2 ] ||
-			fail "cpu2 on-line: no link node3/cpu2 to cpu2"
-		grep -qw 2 $sys/node/node3/cpulist || fail "node3's cpulist: $(cat $sys/node/node3/cpulist)"
+		wait_for "grep -q ' add /devices/system/node/node2:' $rec" 10
+		[ "$(cd $sys/cpu/cpu2/node2 2>/dev/null && pwd -P)" = $sys/node/node2 ] ||
+			fail "cpu2 on-line: no link cpu2/node2 to node2"
+		[ "$(cd $sys/node/node2/cpu2 2>/dev/null && pwd -P)" = $sys/cpu/cpu2 ] ||
+			fail "cpu2 on-line: no link node2/cpu2 to cpu2"
+		grep -qw 2 $sys/node/node2/cpulist || fail "node2's cpulist: $(cat $sys/node/node2/cpulist)"
 		# hotplug/ works: off-line and on-line again through target
 		up=$(cat $sys/cpu/cpu0/hotplug/state)
 		[ "$(cat $sys/cpu/cpu2/hotplug/state 2>/dev/null)" = "$up" ] ||
@@ -129,5 +130,5 @@ echo > $helper
 info "uevent helper's record: $(tr '\n' ';' < $rec)"
 out=$(judge $rec)
 [ -z "$out" ] || fail "$(echo "$out" | tr '\n' ';')"
-[ $FAILED -eq 0 ] && pass "cpu2 hot-added into node3 and on-line, node3 registered; at their add events cpu2 had hotplug/ and its latency limit, node3 hugepages/ and compact"
+[ $FAILED -eq 0 ] && pass "cpu2 hot-added into node2 and on-line, node2 registered; at their add events cpu2 had hotplug/ and its latency limit, node2 hugepages/ and compact"
 exit 0

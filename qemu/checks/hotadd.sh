@@ -1,8 +1,8 @@
 # Memory hot-add into a node without CPUs or memory, in QEMU's "hotadd"
-# topology (scripts/lib.sh qemu_argv: node 2 empty, room for a DIMM).  The
-# guest asks the host for the DIMM by printing "SYSDEV-HOTADD memory 2" on
+# topology (scripts/lib.sh qemu_argv: node 3 empty, room for a DIMM).  The
+# guest asks the host for the DIMM by printing "SYSDEV-HOTADD memory 3" on
 # the console; qemu/qmp-hotadd.py plugs it through QMP, ACPI tells the
-# kernel.  node2 is then registered at run time (add_memory() ->
+# kernel.  node3 is then registered at run time (add_memory() ->
 # register_one_node(): a system device of the class node, under
 # mem_hotplug_lock and the device hotplug lock), its memory goes on-line
 # (CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO), and hugetlb's node driver
@@ -65,23 +65,23 @@ kobject_debug() {
 }
 
 [ -w $ctl ] || { fail "no $ctl (CONFIG_DYNAMIC_DEBUG)"; exit 0; }
-[ -e $sys/node/node2 ] && { fail "node2 registered at boot: not the hotadd topology"; exit 0; }
+[ -e $sys/node/node3 ] && { fail "node3 registered at boot: not the hotadd topology"; exit 0; }
 mark="hotadd-memory-$$"
 echo "$mark" > /dev/kmsg
 kobject_debug +p
-echo "SYSDEV-HOTADD memory 2"
-if wait_for $sys/node/node2 60; then
-	wait_for $sys/node/node2/hugepages/hugepages-2048kB/nr_hugepages 10
+echo "SYSDEV-HOTADD memory 3"
+if wait_for $sys/node/node3 60; then
+	wait_for $sys/node/node3/hugepages/hugepages-2048kB/nr_hugepages 10
 	i=0
-	while [ $i -lt 50 ] && ! grep -q "Node 2 MemTotal: *[1-9]" $sys/node/node2/meminfo 2>/dev/null; do
+	while [ $i -lt 50 ] && ! grep -q "Node 3 MemTotal: *[1-9]" $sys/node/node3/meminfo 2>/dev/null; do
 		sleep 0.2
 		i=$((i + 1))
 	done
-	grep -q "Node 2 MemTotal: *[1-9]" $sys/node/node2/meminfo 2>/dev/null ||
-		fail "node2 has no memory on-line: $(grep MemTotal $sys/node/node2/meminfo 2>/dev/null)"
+	grep -q "Node 3 MemTotal: *[1-9]" $sys/node/node3/meminfo 2>/dev/null ||
+		fail "node3 has no memory on-line: $(grep MemTotal $sys/node/node3/meminfo 2>/dev/null)"
 fi
 kobject_debug -p
 dmesg | sed -n "/$mark/,\$p" > /tmp/hotadd.dmesg
-if out=$(judge node2 /tmp/hotadd.dmesg); then info "$out"; else fail "$out"; fi
-[ $FAILED -eq 0 ] && pass "node2 registered by memory hot-add, its memory on-line, hugepages/ before its uevent"
+if out=$(judge node3 /tmp/hotadd.dmesg); then info "$out"; else fail "$out"; fi
+[ $FAILED -eq 0 ] && pass "node3 registered by memory hot-add, its memory on-line, hugepages/ before its uevent"
 exit 0

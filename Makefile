@@ -35,7 +35,7 @@ build:
 	bash scripts/build-kernel.sh x86_64
 
 # Performance of the series head against the unpatched base (not part of
-# make test: 15-30 minutes).  See Documentation/performance.md.
+# make test: about 60 minutes cold, 8 warm).  See Documentation/performance.md.
 perf:
 	bash ci/perf/run-perf.sh
 

@@ -48,7 +48,7 @@ from pathlib import Path
 
 # The environment comes from ci/gate.sh (scripts/lib.sh): run without it
 # ("python3 ci/gate.py --help"), go through it.
-if "TOP" not in os.environ:
+if "SYSDEV_GATE_ENV" not in os.environ:
     os.execvp("bash", ["bash", str(Path(__file__).resolve().parent / "gate.sh")] + sys.argv[1:])
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -3,6 +3,7 @@ kerneldoc, rst and cocci."""
 
 import email
 import email.policy
+import email.utils
 import fnmatch
 import re
 import subprocess
@@ -21,19 +22,29 @@ class LintChecks:
         # as git reads them.
         msg = email.message_from_bytes(p.mail.read_bytes(), policy=email.policy.default)
         body = msg.get_content().split("\n---\n", 1)[0]
-        trailers = subprocess.run(["git", "interpret-trailers", "--parse"], input=body,
-                                  stdout=subprocess.PIPE, text=True, check=True).stdout
+        tp = subprocess.run(["git", "interpret-trailers", "--parse"], input=body,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(SYSTEM_PYTHON_ENV, GIT_CONFIG_GLOBAL="/dev/null",
+                                     GIT_CONFIG_SYSTEM="/dev/null"))
+        if tp.returncode != 0:
+            self.store(p, "message", "fail", "git interpret-trailers failed (see log)", tp.stdout)
+            return
+        trailers = tp.stdout
         problems = []
         subject = re.sub(r"^\[PATCH[^]]*\]\s*", "", str(msg.get("subject", "")))
         if not re.match(r"^[a-zA-Z0-9_./, -]+: \S", subject):
             problems.append("subject is not 'area: summary': %r" % subject)
         if len(subject) > 75:
             problems.append("subject is %d columns (> 75)" % len(subject))
-        author = str(msg.get("from", ""))
+        # compared as (name, address): the header's display name may be
+        # quoted ("H. Peter Anvin"), the trailer's is not
+        frm = msg.get("from")
+        who = (frm.addresses[0].display_name, frm.addresses[0].addr_spec) if frm else ("", "")
+        author = "%s <%s>" % who
         sobs = re.findall(r"^Signed-off-by: (.+)$", trailers, re.M)
         if not sobs:
             problems.append("no Signed-off-by")
-        elif author not in sobs:
+        elif who not in [email.utils.parseaddr(s) for s in sobs]:
             problems.append("no Signed-off-by matches the author %r" % author)
         lines = [l for l in body.splitlines()]
         prose = [l for l in lines if not re.match(r"^[A-Za-z-]+: ", l)]

@@ -145,7 +145,7 @@ def gate_jobs(configs=CONFIGS):
 SUITE_JOBS = [
     ("suite-debug", r"^reliability_(debug|kexec_jump)$"),
     ("suite-rt", r"^reliability_rt$"),
-    ("suite-hotadd", r"^reliability_hotadd$"),
+    ("suite-hotadd", r"^reliability_hotadd(_base)?$"),
     ("suite-nosysfs", r"^reliability_nosysfs$"),
     ("suite-docs", r"^(docs_htmldocs|references_current)$"),
     ("suite-reliability", r"^(reliability_|docs_)"),

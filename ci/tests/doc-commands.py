@@ -28,7 +28,7 @@ RULES = [
     (r"^make references\b", "not run: it builds the unpatched tree's documentation again (4-5 "
      "minutes cold); the test references_current holds ci/references/ to the installed package "
      "and tools"),
-    (r"^make perf\b|^bash ci/perf/run-perf\.sh", "not run: 8-30 minutes and two perf kernels; "
+    (r"^make perf\b|^bash ci/perf/run-perf\.sh", "not run: 8-60 minutes and three perf kernels; "
      "Documentation/performance.md has its measured runs"),
     (r"^python3 ci/perf/test-perf-table\.py", "run python3 ci/perf/test-perf-table.py"),
     (r"^python3 ci/perf/perf-table\.py DIR", "test perf_table"),

@@ -13,9 +13,7 @@
 # hot-add: an event of the node not followed by "uevent_suppress caused
 # the event to drop" was sent.
 #
-# A CPU hot-add is not tested: 6.12 counts a disabled MADT entry as a
-# CPU that can be plugged only under a hypervisor it recognizes
-# (acpi_is_processor_usable()), and QEMU's TCG is none.
+# The CPU hot-add of the same topology is cpu-hotadd.sh's.
 #
 # Host self-test of the order judge: sh hotadd.sh --judge NODE FILE (a
 # kernel log): PASS if hugepages/ of NODE was added before its first

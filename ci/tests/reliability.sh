@@ -753,17 +753,22 @@ test_reliability_hotadd_base() {
 	KSRC=$BASE_KSRC BUILD_ROOT=$BASE_BUILD_ROOT bash "$TOP/scripts/build-kernel.sh" -q hotadd ||
 		{ fail "the unpatched hotadd kernel does not build"; return 1; }
 	s=$SECONDS
-	expect_fail hotadd_base "cpu-hotadd FAIL .*/devices/system/cpu/cpu2 had no hotplug/state at its add event \(had: power/pm_qos_resume_latency_us\)" \
+	expect_fail hotadd_base "cpu-hotadd FAIL .*/devices/system/cpu/cpu2 had no hotplug/state at its add event" \
 		bash "$TOP/qemu/boot.sh" -H -t 900 -c boot,cpu-hotadd -o "$log" \
 		"$BASE_BUILD_ROOT/hotadd/arch/x86/boot/bzImage"
 	echo "reliability_hotadd_base: boot took $((SECONDS - s))s"
 	grep -aq "CPU2 has been hot-added" "$log" || fail "unpatched: no 'CPU2 has been hot-added' in $log"
 	grep -aq "^SYSDEV-CHECK boot PASS" "$log" || fail "unpatched: the boot check did not pass"
-	# every failure is the missing hotplug/: the judge's, and reading or
-	# writing cpu2's hotplug/ files
-	out=$(grep -a "^SYSDEV-CHECK cpu-hotadd FAIL" "$log" | tr -d '\r' | grep -v "hotplug/") || true
-	[ -z "$out" ] || fail "unpatched: cpu-hotadd failed for another reason than hotplug/: $out"
 	grep -a "^SYSDEV-INFO cpu-hotadd uevent" "$log" | tr -d '\r'
+	# Every failure is the missing hotplug/ (the judge's, reading and
+	# writing cpu2's hotplug/ files), or, should the helper have run
+	# before 6.12 made them, another file missing at an add event; none
+	# is the hot-add or the on-lining going wrong.  (The same check
+	# passes on the head, so its paths are right.)
+	out=$(grep -a "^SYSDEV-CHECK cpu-hotadd FAIL" "$log" | tr -d '\r' |
+		sed 's/^SYSDEV-CHECK cpu-hotadd FAIL //' | tr ';' '\n' | grep -v '^$' |
+		grep -v "hotplug/" | grep -v " at its add event (had:") || true
+	[ -z "$out" ] || fail "unpatched: cpu-hotadd failed for another reason than hotplug/: $out"
 }
 
 # CONFIG_SYSFS=n with kernfs built: v8's duplicate-id check looked names

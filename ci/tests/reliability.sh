@@ -47,10 +47,10 @@
 #   reliability_hotadd_base  the unpatched tree's hotadd kernel through
 #                       the same CPU hot-add: cpu-hotadd.sh must fail,
 #                       as 6.12 gives a hot-added CPU no hotplug/
-#   reliability_fallback the test kernel with the names of the lapic and
-#                       i8259 classes taken first: both fall back to
-#                       syscore_ops at their place (suspend cycles, the
-#                       power off)
+#   reliability_fallback the test kernel with the names of the lapic,
+#                       i8259 and clocksource classes taken first: all
+#                       three fall back to their syscore at its place
+#                       (suspend cycles, the power off)
 # Each of them judges the end of its boots (shutdown_judge): the devices
 # shut down, then the i8259's shutdown from its class, once, then the
 # kernel's last step (power off, restart, halt, the next kernel).
@@ -402,12 +402,15 @@ test_reliability_judges() {
 	good=$REL_FIXTURES/order-head.console
 	order_judge "$REL_FIXTURES/order-base.console" "$good" > /dev/null ||
 		fail "the good callback order was rejected"
-	sed 's/Calling timekeeping_syscore_suspend/Calling XX/; s/sysdev: suspend lapic0 class lapic_dev_suspend/Calling timekeeping_syscore_suspend/; s/Calling XX/sysdev: suspend lapic0 class lapic_dev_suspend/' \
+	sed 's/sysdev: suspend clocksource0 class clocksource_dev_suspend/XX/; s/sysdev: suspend lapic0 class lapic_dev_suspend/sysdev: suspend clocksource0 class clocksource_dev_suspend/; s/XX/sysdev: suspend lapic0 class lapic_dev_suspend/' \
 		"$good" > "$tmp/o1"
 	expect_fail order_lapic_first "differs from the unpatched kernel's other than by" order_judge "$REL_FIXTURES/order-base.console" "$tmp/o1"
 	sed '/i8259A_dev_shutdown/d' "$good" > "$tmp/o2"
 	expect_fail order_missing "< \\+ shutdown i8259A_dev_shutdown$" order_judge "$REL_FIXTURES/order-base.console" "$tmp/o2"
 	expect_fail order_unrenamed "differs from the unpatched kernel's other than by" order_judge "$REL_FIXTURES/order-base.console" "$REL_FIXTURES/order-base.console"
+	# timekeeping's callbacks from its syscore_ops, not from the class
+	sed 's/sysdev: \(suspend\|resume\) clocksource0 class clocksource_dev_\(suspend\|resume\)/Calling timekeeping_syscore_\2/' "$good" > "$tmp/o3"
+	expect_fail order_timekeeping_syscore "< \\+ suspend clocksource_dev_suspend$" order_judge "$REL_FIXTURES/order-base.console" "$tmp/o3"
 	rm -rf "$tmp"
 }
 
@@ -681,11 +684,13 @@ test_reliability_rt() {
 	boot_end_judge "power off" "$log" "reboot: Power down"
 }
 
-# The lapic and i8259 classes failing to register: each must fall back
-# to the struct syscore it had, at the same place.  The kernel is the
-# series head plus an initcall that takes the names "lapic" and "i8259"
-# before them (scripts/lib.sh side_tree; its objdir shares ccache with
-# the test kernel's).  Its log must say that both fell back; its suspend
+# The lapic, i8259 and clocksource classes failing to register: each must
+# fall back to the struct syscore it had, at the same place.  The kernel
+# is the series head plus an initcall that takes the names "lapic",
+# "i8259" and "clocksource" before them (scripts/lib.sh side_tree; its
+# objdir shares ccache with the test kernel's).  Its log must say that
+# all three fell back, and timekeeping's syscore callbacks must run in its
+# suspend cycles; its suspend
 # cycles must run the x86 callbacks from syscore_ops, in 6.12's order
 # (X86_CONVERTED= on the command line reaches the guest's environment:
 # nothing converted); KUnit must pass; and at the power off the i8259
@@ -700,11 +705,13 @@ test_reliability_fallback() {
 /* reliability_fallback only: the x86 classes find their names taken */
 static const struct bus_type sysdev_test_lapic = { .name = "lapic" };
 static const struct bus_type sysdev_test_i8259 = { .name = "i8259" };
+static const struct bus_type sysdev_test_clocksource = { .name = "clocksource" };
 
 static int __init sysdev_test_take_names(void)
 {
 	WARN_ON(subsys_system_register(&sysdev_test_lapic, NULL));
 	WARN_ON(subsys_system_register(&sysdev_test_i8259, NULL));
+	WARN_ON(subsys_system_register(&sysdev_test_clocksource, NULL));
 	return 0;
 }
 pure_initcall(sysdev_test_take_names);
@@ -719,6 +726,8 @@ INITCALL
 		-a "pm_debug_messages initcall_debug stress_s3=2 stress_core=3 X86_CONVERTED=" \
 		-x "APIC: no lapic system device \((-EEXIST|-17)\), using syscore" \
 		-x "i8259: no i8259 system device \((-EEXIST|-17)\), using syscore" \
+		-x "clocksource: no system device \((-EEXIST|-17)\), using syscore" \
+		-x "Calling timekeeping_syscore_suspend\+" -x "Calling timekeeping_syscore_resume\+" \
 		-o "$log" "$img"
 	echo "reliability_fallback: boot took $((SECONDS - s))s"
 	boot_end_judge "power off" "$log" "reboot: Power down" syscore

@@ -6,7 +6,10 @@ usage: perf-table.py DIR
 DIR holds boot-{base,head}-N.log (serial consoles of the production-like
 perf kernels), boot-lockdep-1.log (the head's lockdep kernel; optional
 when info.txt names no lockdep kernel), sizes.txt, bloat-o-meter.txt and
-load.txt.  Prints a Markdown table
+load.txt.  info.txt's "clock" line says how the guest's time was kept:
+"wall" (the host's time), or "icount ..." (QEMU's -icount: one
+nanosecond per instruction executed, so every time is an instruction
+count; the table says so above its first row).  Prints a Markdown table
 "figure | base | head | ratio | target | verdict", then one line per
 missed target.  Exits 0 when every figure was measured, met or missed (a
 benchmark reports; the table says which targets are missed), and 2 if a
@@ -263,6 +266,23 @@ def main():
         row("kernel start to 'Run /init'", res["base"], res["head"], "<= 1.02", 1.02)
     attempt(boot)
 
+    clock = "wall"
+    try:
+        with open(os.path.join(d, "info.txt")) as f:
+            clocks = {l.split(None, 1)[1].strip() for l in f if l.startswith("clock ")}
+        if len(clocks) > 1:
+            print(f"perf: info.txt names more than one clock: {sorted(clocks)}")
+            return 2
+        clock = clocks.pop() if clocks else "wall"
+    except OSError:
+        pass
+    if clock.startswith("icount"):
+        print(f"Guest time is QEMU's instruction count (-{clock}): "
+              "1 ns = 1 instruction executed; the figures are instruction counts, "
+              "not wall-clock times, and do not depend on the host's load.\n")
+    else:
+        print("Guest time is wall-clock time under QEMU TCG: "
+              "ratios between rounds vary by several percent with the host's load.\n")
     print("| figure | base | head | ratio | target | verdict |")
     print("| --- | --- | --- | --- | --- | --- |")
     for r in rows:

@@ -8,16 +8,22 @@
 # module and times suspend cycles in the first boot of each, loads the
 # module once in the lockdep kernel, and prints the table of
 # ci/perf/perf-table.py.  Raw data: $SYSDEV_CACHE/perf/<date>/.
+# With -I, QEMU counts time by instructions (-icount shift=0,sleep=off:
+# one nanosecond of the guest's clock per instruction executed), so that
+# the figures do not depend on the host's load or speed: an instruction
+# count, not a time, which can be compared to 1%.
 # Exit status: 0 when every figure was measured (the table says which
-# targets are met and which missed), 2 a figure missing or a boot failed.  Not part of make test: it takes 15-30 minutes.
+# targets are met and which missed), 2 a figure missing or a boot failed.
+# Not part of make test: it takes 15-60 minutes.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-N COUNT] [-t SECONDS] [-o DIR]
+usage: ${0##*/} [-b|-B] [-I] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] [-N COUNT] [-t SECONDS] [-o DIR]
   -b          build the kernels, then stop (to boot them later with -B)
   -B          do not build: measure the object directories as they are
+  -I          QEMU's clock counts instructions (-icount shift=0,sleep=off)
   -M          no module: only suspend cycles and boots
   -L          no lockdep kernel (its registration figures are then missing)
   -K KERNELS  build and boot only these (default "base head lockdep");
@@ -30,11 +36,12 @@ usage: ${0##*/} [-b|-B] [-M] [-L] [-K KERNELS] [-n BOOTS] [-c CYCLES] [-r REPS] 
   -o DIR      raw data directory (default \$SYSDEV_CACHE/perf/<date>)
 USAGE
 }
-build=1 build_only=0 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 count=10000 timeout=900 out=""
-while getopts "bBMLK:n:c:r:N:t:o:h" opt; do
+build=1 build_only=0 icount=0 module=1 kernels="base head lockdep" boots=5 cycles=20 reps=3 count=10000 timeout=900 out=""
+while getopts "bBIMLK:n:c:r:N:t:o:h" opt; do
 	case $opt in
 	b) build_only=1 ;;
 	B) build=0 ;;
+	I) icount=1 ;;
 	M) module=0 ;;
 	L) kernels=${kernels/lockdep/} ;;
 	K) kernels=$OPTARG ;;
@@ -58,6 +65,13 @@ for k in $kernels; do
 	case $k in base|head|lockdep) ;; *) usage >&2; die "-K: no kernel '$k' (base, head, lockdep)" ;; esac
 done
 [ -n "$out" ] || out=$SYSDEV_CACHE/perf/$(date -u +%Y%m%d-%H%M%S)
+clock=wall
+[ "$icount" = 0 ] || clock="icount shift=0,sleep=off"
+# the boots an earlier run into DIR kept must have been timed the same way
+if [ -f "$out/info.txt" ] && grep -q '^clock ' "$out/info.txt" &&
+	! grep -qx "clock $clock" "$out/info.txt"; then
+	die "$out: measured with '$(grep -m1 '^clock ' "$out/info.txt")', not 'clock $clock': use another -o"
+fi
 perf=$TOP/ci/perf
 if [ "$build_only" = 0 ]; then
 	mkdir -p "$out"
@@ -121,6 +135,7 @@ for k in $kernels; do
 	echo "$k ${config[$k]} $(cat "${objdir[$k]}/include/config/kernel.release" 2>/dev/null) $(git -C "$src" rev-parse HEAD)" >>"$out/info.txt"
 done
 echo "series-head $(kgit rev-parse "$WORK_BRANCH")" >>"$out/info.txt"
+echo "clock $clock" >>"$out/info.txt"
 
 # 2. The module, built outside the repository, and one initramfs per
 # kernel: the test initramfs with the module and the guest script appended
@@ -178,6 +193,7 @@ boot_one() { # KERNEL INDEX FULL
 	note "boot $i of $k: $extra"
 	qemu_argv numa2 "$out/$k/bzImage" "$out/initramfs-$k.cpio" \
 		"console=ttyS0,115200 panic=-1 quiet log_buf_len=4M kunit.enable=0 sysdev_checks=perf $extra" "$log"
+	[ "$icount" = 0 ] || QEMU_ARGV+=(-icount shift=0,sleep=off)
 	set +e
 	timeout -k 5 "$timeout" "${QEMU_ARGV[@]}" </dev/null >"$log.qemu" 2>&1
 	local rc=$?

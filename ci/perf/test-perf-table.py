@@ -160,6 +160,18 @@ def main():
         os.remove(os.path.join(d, "bloat-o-meter.txt"))
     case("bloat-o-meter output missing", 2, "MISSING FIGURE", no_bloat)
 
+    def clock(line):
+        def setup(d):
+            write_set(d)
+            with open(os.path.join(d, "info.txt"), "a") as f:
+                f.write(line)
+        return setup
+    case("instruction counts say so", 0, "Guest time is QEMU's instruction count",
+         clock("clock icount shift=0,sleep=off\n"))
+    case("wall-clock times say so", 0, "Guest time is wall-clock time", clock("clock wall\n"))
+    case("boots of two clocks mixed", 2, "info.txt names more than one clock",
+         clock("clock wall\nclock icount shift=0,sleep=off\n"))
+
     print(f"{sum(cases)} passed, {len(cases) - sum(cases)} failed")
     return 0 if all(cases) else 1
 

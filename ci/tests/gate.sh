@@ -2,7 +2,8 @@
 # for the right reason).  Sourced by ci/run-tests.sh.
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
-	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_new_warnings
+	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_clang_break
+	gate_catches_new_warnings
 	gate_catches_boot_break gate_catches_cross_break maintainers_notes
 	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked
 	gate_pipeline documented_commands gate_cocci_moved_report gate_catches_inline
@@ -157,6 +158,15 @@ test_gate_catches_i386_break() {
 	selftest_series i386 arch/x86/kernel/i8259.c "x86/i8259: break the 32-bit build" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#ifdef CONFIG_X86_32\n#error \"gate selftest: i386 is broken\"\n#endif\n")'
 	run_selftest i386 "build:i386: build failed: .*gate selftest: i386 is broken" --checks build --configs i386
+}
+
+# A file that only clang cannot compile: the clang column, an objects-only
+# build of the touched files at every patch, must fail it.
+test_gate_catches_clang_break() {
+	head_passed_before && return 0
+	selftest_series clang drivers/base/syscore.c "driver core: break the clang build" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#ifdef __clang__\n#error \"gate selftest: clang is broken\"\n#endif\n")'
+	run_selftest clang "build:clang: build failed: .*gate selftest: clang is broken" --checks build --configs clang
 }
 
 # A compiler warning (unused variable) and a sparse warning (a global that

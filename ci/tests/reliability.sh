@@ -77,7 +77,7 @@ DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
 RT_IMAGE=$BUILD_ROOT/rt/arch/x86/boot/bzImage
 NOSYSFS_IMAGE=$BUILD_ROOT/nosysfs/arch/x86/boot/bzImage
 HOTADD_IMAGE=$BUILD_ROOT/hotadd/arch/x86/boot/bzImage
-# The x86 classes the head converts (patches 3 and 4): the host judges
+# The x86 classes the head converts (patches 5 and 6): the host judges
 # expect them as the guest's x86_converted finds them in /proc/kallsyms.
 REL_CONVERTED="lapic i8259"
 

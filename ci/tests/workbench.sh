@@ -13,19 +13,23 @@ test_main_job() {
 	local out
 	out=$(bash "$TOP/scripts/run-series.sh" 2>&1) || { echo "$out"; return 1; }
 	echo "$out"
-	# The suspend-to-RAM section shows the cycle: the local APIC's and the
-	# PIC's callbacks from their system devices, in the order they ran
-	# (the PIC registered last, so down first and up last), the time, the
+	# The suspend-to-RAM section shows the cycle: timekeeping's, the
+	# local APIC's and the PIC's callbacks from their system devices, in
+	# the order they ran (down in reverse order of registration:
+	# clocksource's class is registered last, at device_initcall after
+	# the PIC's, so it goes down first and comes up last), the time, the
 	# timers; and nothing of the KUnit run at boot.
 	out=$(sed -n '/^== suspend-to-RAM/,$p' <<<"$out")
 	for l in "kernel time from suspend entry to exit" "PASS suspend-to-RAM and resume: LOC"; do
 		grep -qF "$l" <<<"$out" || { fail "make run's suspend-to-RAM section lacks '$l'"; return 1; }
 	done
 	local want have
-	want="sysdev: suspend i82590 class i8259A_dev_suspend
+	want="sysdev: suspend clocksource0 class clocksource_dev_suspend
+sysdev: suspend i82590 class i8259A_dev_suspend
 sysdev: suspend lapic0 class lapic_dev_suspend
 sysdev: resume lapic0 class lapic_dev_resume
-sysdev: resume i82590 class i8259A_dev_resume"
+sysdev: resume i82590 class i8259A_dev_resume
+sysdev: resume clocksource0 class clocksource_dev_resume"
 	have=$(grep -o 'sysdev: [a-z]* [a-z0-9]* [a-z]* [A-Za-z0-9_]*' <<<"$out" || true)
 	[ "$have" = "$want" ] ||
 		{ fail "make run's suspend-to-RAM section shows the callbacks: '$(echo $have)', want '$(echo $want)'"; return 1; }

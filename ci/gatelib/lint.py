@@ -216,8 +216,19 @@ class LintChecks:
             out.append((f, opts))
         return out
 
+    @staticmethod
+    def cocci_unparsed(path):
+        """The lines of the C file at path that spatch cannot parse (its
+        --parse-c "nb bad"), which no semantic patch then checks; None if
+        spatch gave no count."""
+        rc, out = run(["spatch", "--parse-c", str(path)], timeout=600)
+        m = re.search(r"nb bad = (\d+)", out)
+        return int(m.group(1)) if m else None
+
     def check_cocci(self, patches):
-        """One spatch run per semantic patch over every file version."""
+        """One spatch run per semantic patch over every file version; a
+        file version with more lines that spatch cannot parse than its
+        parent's had (so code no semantic patch checked) fails the cell."""
         todo = [p for p in patches if p.c_files() and not self.cached(p, "cocci")]
         for p in patches:
             if not p.c_files() and not self.cached(p, "cocci"):
@@ -236,6 +247,14 @@ class LintChecks:
                 for side, commit in (("before", p.parent), ("after", p.commit)):
                     for f in p.c_files():
                         self.blob(commit, f, Path(tmp) / p.num / side / f)
+            unparsed = {}
+            for p in todo:
+                for f in p.c_files():
+                    counts = []
+                    for side in ("before", "after"):
+                        path = Path(tmp) / p.num / side / f
+                        counts.append(self.cocci_unparsed(path) if path.exists() else 0)
+                    unparsed[(p.num, f)] = counts
             reports = []
             for script, opts in scripts:
                 rc, out = run(["spatch", "-D", "report", "--very-quiet",
@@ -253,15 +272,25 @@ class LintChecks:
             before = [r[len(pre) + 7:] for r in reports if r.startswith(pre + "before/")]
             after = [r[len(pre) + 6:] for r in reports if r.startswith(pre + "after/")]
             new = new_findings(before, after, cocci_key)
-            log = "scripts: %d\nbefore:\n%s\nafter:\n%s\nnew:\n%s\nspatch failures:\n%s\n" % (
-                len(scripts), "\n".join(before), "\n".join(after), "\n".join(new),
-                "\n".join(broken))
+            counts = [(f, unparsed[(p.num, f)]) for f in p.c_files()]
+            worse = ["%s: spatch --parse-c gave no count" % f
+                     for f, (b, a) in counts if a is None]
+            worse += ["%s: %d -> %d lines spatch cannot parse" % (f, b, a)
+                      for f, (b, a) in counts
+                      if a is not None and b is not None and a > b]
+            log = "scripts: %d\nbefore:\n%s\nafter:\n%s\nnew:\n%s\nspatch failures:\n%s\n" \
+                  "unparsed lines (spatch --parse-c), before -> after:\n%s\n" % (
+                      len(scripts), "\n".join(before), "\n".join(after), "\n".join(new),
+                      "\n".join(broken),
+                      "\n".join("%s: %s -> %s" % (f, b, a) for f, (b, a) in counts))
             if broken:
                 self.store(p, "cocci", "fail", "spatch failed on %d of %d scripts: %s"
                            % (len(broken), len(scripts), broken[0]), log)
             elif new:
                 self.store(p, "cocci", "fail", "coccinelle reports %d -> %d: %s"
                            % (len(before), len(after), new[0]), log)
+            elif worse:
+                self.store(p, "cocci", "fail", "not checked: %s" % worse[0], log)
             else:
                 self.store(p, "cocci", "pass", "%d -> %d reports"
                            % (len(before), len(after)), log)

@@ -2,7 +2,7 @@
 # for the right reason).  Sourced by ci/run-tests.sh.
 
 ALL_TESTS+=(gate gate_catches_checkpatch_error gate_catches_kerneldoc
-	gate_catches_cocci gate_catches_rst gate_catches_i386_break gate_catches_clang_break
+	gate_catches_cocci gate_catches_cocci_unparsed gate_catches_rst gate_catches_i386_break gate_catches_clang_break
 	gate_catches_new_warnings
 	gate_catches_boot_break gate_catches_cross_break maintainers_notes
 	gate_catches_tools_not_running gate_catches_swapped_warning gate_key_covers_untracked
@@ -151,6 +151,16 @@ test_gate_catches_cocci() {
 	selftest_series cocci drivers/base/syscore.c "driver core: count an array by hand" \
 		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\nstatic int gate_selftest_arr[4];\nint gate_selftest_count(void);\nint gate_selftest_count(void)\n{\n\treturn sizeof(gate_selftest_arr) / sizeof(gate_selftest_arr[0]);\n}\n")'
 	run_selftest cocci "cocci: coccinelle reports [0-9]+ -> [0-9]+: .*array_size" --checks cocci
+}
+
+# A function that spatch cannot parse (its opening brace comes from a
+# macro): no semantic patch checks it, so the cocci column must fail it
+# rather than pass it unseen.
+test_gate_catches_cocci_unparsed() {
+	head_passed_before && return 0
+	selftest_series cocciparse drivers/base/syscore.c "driver core: hide a brace in a macro" \
+		'import sys; s = sys.stdin.read(); sys.stdout.write(s + "\n#define GATE_SELFTEST_OPEN {\nint gate_selftest_unparsable(int x);\nint gate_selftest_unparsable(int x)\nGATE_SELFTEST_OPEN\n\treturn x;\n}\n")'
+	run_selftest cocciparse "cocci: not checked: drivers/base/syscore.c: 0 -> [1-9][0-9]* lines spatch cannot parse" --checks cocci
 }
 
 test_gate_catches_i386_break() {

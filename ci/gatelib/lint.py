@@ -114,6 +114,10 @@ class LintChecks:
                                   if allowed else ""), log)
 
     def check_inline(self, p):
+        if not p.src_files():
+            # nothing to check: not a pass (Documentation/gate.md)
+            self.store(p, "inline", "n/a", "no .c or .h file touched", "")
+            return
         problems = []
         cur = None
         for line in p.diff.splitlines():
@@ -149,6 +153,9 @@ class LintChecks:
         return True
 
     def check_kerneldoc(self, p):
+        if not p.src_files():
+            self.store(p, "kerneldoc", "n/a", "no .c or .h file touched", "")
+            return
         counts, logs = {}, []
         with tempfile.TemporaryDirectory() as tmp:
             for side, commit in (("before", p.parent), ("after", p.commit)):
@@ -187,7 +194,7 @@ class LintChecks:
     def check_rst(self, p):
         rsts = [f for f in p.touched if f.endswith(".rst")]
         if not rsts:
-            self.store(p, "rst", "pass", "no .rst file touched", "")
+            self.store(p, "rst", "n/a", "no .rst file touched", "")
             return
         with tempfile.TemporaryDirectory() as tmp:
             files = []
@@ -232,7 +239,7 @@ class LintChecks:
         todo = [p for p in patches if p.c_files() and not self.cached(p, "cocci")]
         for p in patches:
             if not p.c_files() and not self.cached(p, "cocci"):
-                self.store(p, "cocci", "pass", "no .c file touched", "")
+                self.store(p, "cocci", "n/a", "no .c file touched", "")
         if not todo:
             return
         scripts = self.cocci_scripts()

@@ -4,7 +4,8 @@
 # series head, compared warning by warning.  Sourced by run-tests.sh.
 #
 #   docs_judges    the judge on fixtures: a new warning, a warning moved
-#                  to another line (not new), an API reference missing
+#                  to another line (not new), a warning the base has once
+#                  given twice, an API reference missing
 #   docs_htmldocs  both builds, then the judge: no warning the base does
 #                  not have (file and message; line numbers left out, as
 #                  the series moves lines of files it touches), and the
@@ -49,9 +50,10 @@ c.sys_device_register c.sys_device_unregister"
 
 # docs_warnings LOG TREE: the warnings of a build log, "FILE: MESSAGE",
 # paths relative to TREE, every ":LINE" left out (the series moves lines
-# of the files it touches), sorted, once each.
+# of the files it touches), sorted, each as often as it occurs: a second
+# warning of a kind the base has once is a new one.
 docs_warnings() {
-	grep -aiE "$DOCS_RAW" "$1" | sed -E "s|$2/||g; s/:[0-9]+//g" | LC_ALL=C sort -u || true
+	grep -aiE "$DOCS_RAW" "$1" | sed -E "s|$2/||g; s/:[0-9]+//g" | LC_ALL=C sort || true
 }
 
 # docs_key_inputs COMMIT: what decides the build of a tree at COMMIT and
@@ -145,6 +147,15 @@ test_docs_judges() {
 	grep -v '^c.sys_device_register$' "$f/head.ids" > "$tmp/ids"
 	expect_fail docs_missing_id "lacks the rendered reference of: c.sys_device_register" \
 		docs_judge "$f/base.warnings" "$f/head.warnings" "$tmp/ids"
+	# a warning the base has, given more often at the head: new (twice
+	# more, in case the head's fixture lacks it)
+	{ cat "$f/head.warnings"; head -n 1 "$f/base.warnings"; head -n 1 "$f/base.warnings"; } |
+		LC_ALL=C sort > "$tmp/twice"
+	expect_fail docs_repeated_warning "warnings the unpatched tree does not have" \
+		docs_judge "$f/base.warnings" "$tmp/twice" "$f/head.ids"
+	printf '%s\n%s\n' "$TOP/a.c:1: warning: x" "$TOP/a.c:2: warning: x" > "$tmp/two.log"
+	[ "$(docs_warnings "$tmp/two.log" "$TOP" | wc -l)" = 2 ] ||
+		fail "docs: docs_warnings counted a warning given twice once"
 	rm -rf "$tmp"
 }
 

@@ -23,7 +23,9 @@ from=$(dmesg | grep -n 'PM: suspend entry' | tail -n 1 | cut -d: -f1)
 dmesg | sed -n "${from:-1},\$p" |
 	grep -E 'PM: suspend (entry|exit)|ACPI: PM: (Preparing to enter|Low-level resume|Waking up)|sysdev: |sysdev_pm_test: |Enabling non-boot|Disabling non-boot|CPU[0-9]+ is up|Restarting tasks' |
 	sed 's/^/SYSDEV-CYCLE /'
-dmesg | grep -q "ACPI: PM: Low-level resume complete" || fail "no 'Low-level resume complete' in dmesg"
+# this cycle's, not an earlier transition's: from its suspend entry on
+dmesg | sed -n "${from:-1},\$p" | grep -q "ACPI: PM: Low-level resume complete" ||
+	fail "no 'Low-level resume complete' after the last 'PM: suspend entry'"
 [ "$loc1" -gt "$loc0" ] || fail "local timer interrupts did not advance ($loc0 -> $loc1)"
 [ "$d1" -gt "$d0" ] || fail "date did not advance ($d0 -> $d1)"
 # Every CPU is back online (suspend offlines the non-boot CPUs).

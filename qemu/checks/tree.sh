@@ -11,4 +11,26 @@ for c in /sys/devices/system/*; do
 	done
 done
 echo "SYSDEV-TREE-END"
-pass "$(ls /sys/devices/system | wc -l) system subsystems"
+# What the tree must hold: a device for every CPU and node that is on-line
+# (cpuN, nodeN), each with its uevent and subsystem.  It passed whatever
+# it printed before.
+ids() { # LIST ("0-1,3"): its numbers, one per line
+	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
+		[ -n "$a" ] && seq "$a" "${b:-$a}"
+	done
+}
+missing=
+for kind in cpu node; do
+	# no node/ in a kernel without NUMA
+	[ "$kind" = node ] && [ ! -d /sys/devices/system/node ] && continue
+	[ -r /sys/devices/system/$kind/online ] || { missing="$missing $kind/online"; continue; }
+	for n in $(ids "$(cat /sys/devices/system/$kind/online)"); do
+		d=/sys/devices/system/$kind/$kind$n
+		[ -e "$d/uevent" ] && [ -L "$d/subsystem" ] || missing="$missing $kind$n"
+	done
+done
+if [ -n "$missing" ]; then
+	fail "system devices missing or incomplete:$missing"
+else
+	pass "$(ls /sys/devices/system | wc -l) system subsystems, every on-line CPU and node a device"
+fi

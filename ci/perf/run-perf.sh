@@ -11,7 +11,9 @@
 # With -I, QEMU counts time by instructions (-icount shift=0,sleep=off:
 # one nanosecond of the guest's clock per instruction executed), so that
 # the figures do not depend on the host's load or speed: an instruction
-# count, not a time, which can be compared to 1%.
+# count, not a time.  The same round repeats within 0.05% from run to
+# run, but the rounds of one boot differ by up to 10%, so compare the
+# medians of the same rounds, never single ones.
 # Exit status: 0 when every figure was measured (the table says which
 # targets are met and which missed), 2 a figure missing or a boot failed.
 # Not part of make test: it takes 15-60 minutes.

@@ -1,5 +1,4 @@
 # Show /sys/devices/system two levels deep, as in the 2003 RFC, for the
-# gate:
 # reviewer; the host extracts the lines between the markers.
 . /checks/lib.sh
 echo "SYSDEV-TREE-BEGIN"

@@ -276,6 +276,28 @@ test_reliability_judges() {
 	sed '/Calling timekeeping_syscore_suspend/i [    0.310000] APIC: no lapic system device (-16), using syscore' "$core" > "$tmp/fellback"
 	expect_fail x86_fallback "x86-sysdev FAIL lapic: fell back to syscore: .*no lapic system device" \
 		env CHECKS_DIR="$cdir" TMPDIR="$tmp" busybox sh "$cdir/x86-sysdev.sh" --fallback "$tmp/fellback"
+	# tree: a fake /sys whose on-line CPUs and node are devices passes;
+	# without cpu1's uevent, or without node0, it fails.
+	local sys=$tmp/sys d
+	for d in cpu/cpu0 cpu/cpu1 node/node0; do
+		mkdir -p "$sys/devices/system/$d"
+		: > "$sys/devices/system/$d/uevent"
+		ln -s "../../../bus/${d%%/*}" "$sys/devices/system/$d/subsystem"
+	done
+	echo 0-1 > "$sys/devices/system/cpu/online"
+	echo 0 > "$sys/devices/system/node/online"
+	tj() { # the tree check on $sys; fails if it said FAIL
+		local out
+		out=$(CHECK=tree CHECKS_DIR=$cdir SYSDEV_SYS=$sys busybox sh "$cdir/tree.sh")
+		echo "$out"
+		! grep -q "^SYSDEV-CHECK tree FAIL" <<<"$out"
+	}
+	tj | grep -q "^SYSDEV-CHECK tree PASS" || fail "tree: a good /sys was rejected"
+	rm "$sys/devices/system/cpu/cpu1/uevent"
+	expect_fail tree_no_uevent "SYSDEV-CHECK tree FAIL system devices missing or incomplete: cpu1$" tj
+	: > "$sys/devices/system/cpu/cpu1/uevent"
+	rm -r "$sys/devices/system/node/node0"
+	expect_fail tree_no_node "SYSDEV-CHECK tree FAIL system devices missing or incomplete: node0$" tj
 	# hibernate: none with pm_test=processors, a cycle with pm_test=core, a
 	# cycle in the restored image's log; then each with the other's log,
 	# and an image whose log is the first pass's or lacks the restore.

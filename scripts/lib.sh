@@ -62,13 +62,30 @@ kgit() {
 }
 
 # The sysdev KUnit suite of $KSRC's checkout, as check-log.sh -K wants it:
-# "sysdev:N" with N its cases (KUNIT_CASE lines), or nothing before the
-# patch that adds it.
+# "sysdev:N", N the count ci/expected-kunit-cases.txt pins for the last of
+# its patches listed there, or nothing before the patch that adds the
+# suite.  Dies when no line pins the checkout's suite or its KUNIT_CASE
+# lines are another number: the count a boot must run is never read only
+# from the code under test.
 sysdev_kunit_expect() {
-	local f=$KSRC/drivers/base/test/sysdev_kunit.c n
+	local f=$KSRC/drivers/base/test/sysdev_kunit.c
+	local pins=${KUNIT_PINS:-$TOP/ci/expected-kunit-cases.txt}
+	local n subjects cnt subj pinned="" at=""
 	[ -f "$f" ] || return 0
 	n=$(grep -cE '^[[:space:]]*KUNIT_CASE(_SLOW)?\(' "$f") ||
 		die "$f: no KUNIT_CASE"
+	subjects=$(git -C "$KSRC" log -n 64 --format=%s HEAD) ||
+		die "$KSRC: no commit checked out"
+	while IFS=$'\t' read -r cnt subj; do
+		case $cnt in ''|'#'*) continue ;; esac
+		if grep -qxF -- "$subj" <<<"$subjects"; then
+			pinned=$cnt at=$subj
+		fi
+	done < "$pins"
+	[ -n "$pinned" ] ||
+		die "$f exists, but no line of ${pins#"$TOP"/} names a commit of this checkout"
+	[ "$n" = "$pinned" ] ||
+		die "$f has $n KUNIT_CASE lines; ${pins#"$TOP"/} pins $pinned after \"$at\""
 	echo "sysdev:$n"
 }
 

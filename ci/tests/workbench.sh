@@ -206,6 +206,32 @@ test_harness_no_kunit() {
 		bash "$TOP/qemu/boot.sh" -k -a kunit.enable=0 -c boot -o "$TLOG/harness_no_kunit.console" "$HEAD_IMAGE"
 }
 
+# The KUnit count a boot must run is the one ci/expected-kunit-cases.txt
+# pins, never only what the tree under test says (scripts/lib.sh
+# sysdev_kunit_expect): on a fake tree, a file that lost a case, a suite
+# no line pins, and a pin that agrees.
+ALL_TESTS+=(kunit_pins)
+test_kunit_pins() {
+	local t=$TLOG/kunit-pins f
+	rm -rf "$t"
+	mkdir -p "$t/linux/drivers/base/test"
+	f=$t/linux/drivers/base/test/sysdev_kunit.c
+	printf '\tKUNIT_CASE(a),\n\tKUNIT_CASE(b),\n' > "$f"
+	git -C "$t/linux" init -q
+	git -C "$t/linux" add -A
+	git -C "$t/linux" -c user.name=t -c user.email=t@localhost commit -q \
+		-m "driver core: sysdev: add KUnit tests"
+	kp() { (KSRC=$t/linux; . "$TOP/scripts/lib.sh"; sysdev_kunit_expect); }
+	expect_fail kunit_pin_lost "has 2 KUNIT_CASE lines; ci/expected-kunit-cases.txt pins 11 after \"driver core: sysdev: add KUnit tests\"" kp
+	git -C "$t/linux" -c user.name=t -c user.email=t@localhost commit -q \
+		--amend -m "driver core: sysdev: a suite nobody pinned"
+	expect_fail kunit_pin_none "no line of ci/expected-kunit-cases.txt names a commit" kp
+	printf '2\tdriver core: sysdev: a suite nobody pinned\n' > "$t/pins"
+	[ "$(KUNIT_PINS=$t/pins kp)" = sysdev:2 ] || fail "kunit_pins: an agreeing pin was not sysdev:2"
+	rm "$f"
+	[ -z "$(kp)" ] || fail "kunit_pins: a tree without the suite expected one"
+}
+
 # Every command README.md and Documentation/ give a reader works (the
 # commands of the gate run after the gate test, from its cache; ci/gate.sh
 # makes the base worktree itself when run right after make run):

@@ -62,31 +62,31 @@ kgit() {
 }
 
 # The sysdev KUnit suite of $KSRC's checkout, as check-log.sh -K wants it:
-# "sysdev:N", N the count ci/expected-kunit-cases.txt pins for the last of
-# its patches listed there, or nothing before the patch that adds the
-# suite.  Dies when no line pins the checkout's suite or its KUNIT_CASE
+# "sysdev:N[:CASE,...]", N the count ci/expected-kunit-cases.txt pins for
+# the last of its patches listed there and the cases it lets skip, or
+# nothing before the patch that adds the suite.  Dies when no line pins the checkout's suite or its KUNIT_CASE
 # lines are another number: the count a boot must run is never read only
 # from the code under test.
 sysdev_kunit_expect() {
 	local f=$KSRC/drivers/base/test/sysdev_kunit.c
 	local pins=${KUNIT_PINS:-$TOP/ci/expected-kunit-cases.txt}
-	local n subjects cnt subj pinned="" at=""
+	local n subjects cnt subj may pinned="" at="" skips=""
 	[ -f "$f" ] || return 0
 	n=$(grep -cE '^[[:space:]]*KUNIT_CASE(_SLOW)?\(' "$f") ||
 		die "$f: no KUNIT_CASE"
 	subjects=$(git -C "$KSRC" log -n 64 --format=%s HEAD) ||
 		die "$KSRC: no commit checked out"
-	while IFS=$'\t' read -r cnt subj; do
+	while IFS=$'\t' read -r cnt subj may; do
 		case $cnt in ''|'#'*) continue ;; esac
 		if grep -qxF -- "$subj" <<<"$subjects"; then
-			pinned=$cnt at=$subj
+			pinned=$cnt at=$subj skips=$may
 		fi
 	done < "$pins"
 	[ -n "$pinned" ] ||
 		die "$f exists, but no line of ${pins#"$TOP"/} names a commit of this checkout"
 	[ "$n" = "$pinned" ] ||
 		die "$f has $n KUNIT_CASE lines; ${pins#"$TOP"/} pins $pinned after \"$at\""
-	echo "sysdev:$n"
+	echo "sysdev:$n${skips:+:$skips}"
 }
 
 # side_tree DIR FILE MESSAGE: DIR/linux, a tree of its own at the series

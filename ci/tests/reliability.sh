@@ -25,7 +25,9 @@
 #                       differs only by ci/tests/fixtures/callback-order.diff
 #   reliability_debug   ci/configs/debug.config: KUnit, x86-sysdev,
 #                       suspend, hibernate with a real image (test_resume on
-#                       a RAM disk) and kmemleak, ending with a power off
+#                       a RAM disk), the suite run again with every
+#                       allocation of a registration failed in turn
+#                       (failslab) and kmemleak, ending with a power off
 #   reliability_rt      ci/configs/rt.config (PREEMPT_RT, lockdep,
 #                       DEBUG_ATOMIC_SLEEP): KUnit (the sysdev suite walks
 #                       its classes in stop_machine() with interrupts off:
@@ -298,6 +300,27 @@ test_reliability_judges() {
 	: > "$sys/devices/system/cpu/cpu1/uevent"
 	rm -r "$sys/devices/system/node/node0"
 	expect_fail tree_no_node "SYSDEV-CHECK tree FAIL system devices missing or incomplete: node0$" tj
+	# failslab: the suite's results with sdk_alloc_failures passed pass;
+	# skipped, failed, missing, with no registration failed, or another
+	# case failed, each fails.
+	local r=$tmp/failslab
+	mkdir -p "$r"
+	printf '%s\n' 'KTAP version 1' '# Subtest: sysdev' '1..12' '    ok 1 sdk_class_errors' \
+		'    # sdk_alloc_failures: 212 fault-injection points, 198 failed a registration' \
+		'    ok 12 sdk_alloc_failures' '# sysdev: pass:12 fail:0 skip:0 total:12' 'ok 1 sysdev' > "$r/good"
+	sed 's/ok 12 sdk_alloc_failures/& # SKIP no registration failed/; s/pass:12 fail:0 skip:0/pass:11 fail:0 skip:1/' "$r/good" > "$r/skip"
+	sed 's/    ok 12 sdk_alloc_failures/    not ok 12 sdk_alloc_failures/; s/pass:12 fail:0/pass:11 fail:1/' "$r/good" > "$r/fail"
+	sed 's/    ok 1 sdk_class_errors/    not ok 1 sdk_class_errors/; s/pass:12 fail:0/pass:11 fail:1/' "$r/good" > "$r/other"
+	grep -v sdk_alloc "$r/good" > "$r/none"
+	sed 's/212 fault-injection points, 198 failed/3 fault-injection points, 0 failed/' "$r/good" > "$r/nofail"
+	fj() { CHECKS_DIR=$cdir busybox sh "$cdir/failslab.sh" --judge "$r/$1"; }
+	fj good | grep -q "^SYSDEV-CHECK failslab PASS sdk_alloc_failures: 212 fault-injection points" ||
+		fail "failslab: good results were rejected"
+	expect_fail failslab_skip "failslab FAIL sdk_alloc_failures did not pass: ok 12 sdk_alloc_failures # SKIP" fj skip
+	expect_fail failslab_fail "failslab FAIL sdk_alloc_failures did not pass: not ok 12" fj fail
+	expect_fail failslab_other "failslab FAIL the suite's run: pass:11 fail:1 skip:0 total:12" fj other
+	expect_fail failslab_none "failslab FAIL the suite's run has no case sdk_alloc_failures" fj none
+	expect_fail failslab_nofail "failslab FAIL sdk_alloc_failures failed no registration: 3 fault-injection points, 0 failed" fj nofail
 	# hibernate: none with pm_test=processors, a cycle with pm_test=core, a
 	# cycle in the restored image's log; then each with the other's log,
 	# and an image whose log is the first pass's or lacks the restore.
@@ -680,7 +703,7 @@ test_reliability_debug() {
 	head_passed_before && return 0
 	rel_build debug || return 1
 	s=$SECONDS
-	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 2400 -c boot,x86-sysdev,suspend,hibernate,kmemleak \
+	bash "$TOP/qemu/boot.sh" -k -K "$(sysdev_kunit_expect)" -S -t 2400 -c boot,x86-sysdev,suspend,hibernate,failslab,kmemleak \
 		-a "pm_debug_messages initcall_debug hibernate_swap=/dev/ram0" -o "$log" "$DEBUG_IMAGE"
 	rel_times "$log"
 	echo "reliability_debug: boot took $((SECONDS - s))s"

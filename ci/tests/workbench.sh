@@ -222,7 +222,7 @@ test_kunit_pins() {
 	git -C "$t/linux" -c user.name=t -c user.email=t@localhost commit -q \
 		-m "driver core: sysdev: add KUnit tests"
 	kp() { (KSRC=$t/linux; . "$TOP/scripts/lib.sh"; sysdev_kunit_expect); }
-	expect_fail kunit_pin_lost "has 2 KUNIT_CASE lines; ci/expected-kunit-cases.txt pins 11 after \"driver core: sysdev: add KUnit tests\"" kp
+	expect_fail kunit_pin_lost "has 2 KUNIT_CASE lines; ci/expected-kunit-cases.txt pins 12 after \"driver core: sysdev: add KUnit tests\"" kp
 	git -C "$t/linux" -c user.name=t -c user.email=t@localhost commit -q \
 		--amend -m "driver core: sysdev: a suite nobody pinned"
 	expect_fail kunit_pin_none "no line of ci/expected-kunit-cases.txt names a commit" kp

@@ -29,7 +29,7 @@ patch k (commit c_k, parent c_k-1) it runs:
               build W=1 in full defconfigs with Debian's cross compilers
               (ci/cross-build.py), without more warnings than at c_k-1
 
-and for the series: cover letter, at most 15 patches, new files covered by
+and for the series: cover letter, at most 16 patches, new files covered by
 MAINTAINERS-notes.md and by MAINTAINERS, outgoing/ regenerates byte for
 byte, and git send-email --dry-run sends one message per file.
 

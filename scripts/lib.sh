@@ -64,9 +64,9 @@ kgit() {
 # The sysdev KUnit suite of $KSRC's checkout, as check-log.sh -K wants it:
 # "sysdev:N[:CASE,...]", N the count ci/expected-kunit-cases.txt pins for
 # the last of its patches listed there and the cases it lets skip, or
-# nothing before the patch that adds the suite.  Dies when no line pins the checkout's suite or its KUNIT_CASE
-# lines are another number: the count a boot must run is never read only
-# from the code under test.
+# nothing before the patch that adds the suite.  Dies when no line pins
+# the checkout's suite or its KUNIT_CASE lines are another number: the
+# count a boot must run is never read only from the code under test.
 sysdev_kunit_expect() {
 	local f=$KSRC/drivers/base/test/sysdev_kunit.c
 	local pins=${KUNIT_PINS:-$TOP/ci/expected-kunit-cases.txt}

@@ -31,6 +31,9 @@ RULES = [
     (r"^make perf\b|^bash ci/perf/run-perf\.sh", "not run: 8-60 minutes and three perf kernels; "
      "Documentation/performance.md has its measured runs"),
     (r"^python3 ci/perf/test-perf-table\.py", "run python3 ci/perf/test-perf-table.py"),
+    (r"^python3 ci/perf/test-cost-compare\.py", "test cost_compare"),
+    (r"^bash ci/perf/cost-per-patch\.sh", "not run: a perf kernel built and booted under -icount "
+     "at every patch, about 5 minutes each; Documentation/performance.md has its runs"),
     (r"^python3 ci/perf/perf-table\.py DIR", "test perf_table"),
     (r"^bash ci/gate\.sh --no-cache", "not run: the whole gate without its cache (the gate test runs it cached)"),
     (r"^bash ci/gate\.sh --only 3 --checks build --configs i386$",

@@ -79,7 +79,7 @@ DEBUG_IMAGE=$BUILD_ROOT/debug/arch/x86/boot/bzImage
 RT_IMAGE=$BUILD_ROOT/rt/arch/x86/boot/bzImage
 NOSYSFS_IMAGE=$BUILD_ROOT/nosysfs/arch/x86/boot/bzImage
 HOTADD_IMAGE=$BUILD_ROOT/hotadd/arch/x86/boot/bzImage
-# The x86 classes the head converts (patches 5 and 6): the host judges
+# The x86 classes the head converts (patches 6 and 7): the host judges
 # expect them as the guest's x86_converted finds them in /proc/kallsyms.
 REL_CONVERTED="lapic i8259"
 
@@ -798,8 +798,8 @@ test_reliability_hotadd() {
 # The same CPU hot-add on the unpatched tree (qemu/checks/cpu-hotadd.sh
 # only): 6.12's cpuhp_sysfs_init() gives hotplug/ to the CPUs registered
 # at boot and never to a hot-added one, so the check must fail, and for
-# that reason.  It shows both the bug the cpu class's driver in
-# kernel/cpu.c fixes and the check failing on a real bad kernel.
+# that reason.  It shows both the bug patch 2 fixes (hotplug/ a default
+# group of the CPU devices) and the check failing on a real bad kernel.
 test_reliability_hotadd_base() {
 	local log=$TLOG/reliability_hotadd_base.console s out
 	passed_before && return 0

@@ -257,6 +257,13 @@ test_perf_table() {
 	python3 "$TOP/ci/perf/test-perf-table.py"
 }
 
+# The per-patch cost judge (ci/perf/cost-compare.py) on fabricated runs:
+# within and over the budget, and each run it must refuse to judge.
+ALL_TESTS+=(cost_compare)
+test_cost_compare() {
+	python3 "$TOP/ci/perf/test-cost-compare.py"
+}
+
 # The log judge on a good console log and on copies with one defect each:
 # it must accept the first and name the defect of every other.  The good
 # logs are cut, unchanged but for the CRs, from the console of a boot of

@@ -306,19 +306,24 @@ test_log_judge() {
 		'/# Subtest: sysdev/,/ok [0-9]* sysdev/d' -K sysdev:10
 	judge_bad kunit_case_lost "suite sysdev: want pass:10 fail:0 skip:0 total:10, got pass:9 fail:0 skip:0 total:9" \
 		'/ok 10 sdk_power_order/d; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:0 total:9/' -K sysdev:10
+	# sdk_power_order skipped: the case's line, and the summary with one
+	# skip (skip1) or with two, a count no single skip can give (skip2)
+	skip_case='s/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/'
+	skip1="$skip_case; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:1 total:10/"
+	skip2="$skip_case; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:8 fail:0 skip:2 total:10/"
 	judge_bad kunit_case_skipped "suite sysdev: want .*, got pass:9 fail:0 skip:1 total:10" \
-		's/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:1 total:10/' -K sysdev:10
+		"$skip1" -K sysdev:10
 	judge_bad kunit_new_case "suite sysdev: want pass:11 .*, got pass:10" '' -K sysdev:11
 	# -K SUITE:N:CASE,...: only the cases named may skip, and a run's
 	# summary may count no more skips than there are such cases
-	sed -e 's/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:1 total:10/' \
+	sed -e "$skip1" \
 		"$good" > "$tmp/mayskip.console"
 	bash "$TOP/qemu/check-log.sh" -k -K sysdev:10:sdk_x,sdk_power_order -c boot "$tmp/mayskip.console" ||
 		fail "a skip of a case that may skip was rejected"
 	judge_bad kunit_other_skipped "suite sysdev: case sdk_power_order skipped \\(only sdk_x may\\)" \
-		's/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:9 fail:0 skip:1 total:10/' -K sysdev:10:sdk_x
+		"$skip1" -K sysdev:10:sdk_x
 	judge_bad kunit_skips_counted "suite sysdev: want .*, got pass:8 fail:0 skip:2 total:10" \
-		's/ok 10 sdk_power_order/ok 10 sdk_power_order # SKIP no walk/; s/# sysdev: pass:10 fail:0 skip:0 total:10/# sysdev: pass:8 fail:0 skip:2 total:10/' -K sysdev:10:sdk_power_order
+		"$skip2" -K sysdev:10:sdk_power_order
 	judge_bad warn "kernel splat: .*WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10" \
 		'/^SYSDEV-INIT/i [    1.0] WARNING: CPU: 0 PID: 1 at drivers/base/sysdev.c:10 f+0x1/0x2'
 	judge_bad lockdep "kernel splat: .*possible circular locking" \

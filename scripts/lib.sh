@@ -18,7 +18,7 @@ BASE_BUILD_ROOT=$SYSDEV_CACHE/base/build
 LOG_ROOT=${LOG_ROOT:-$SYSDEV_CACHE/logs}
 export CCACHE_DIR=${CCACHE_DIR:-$SYSDEV_CACHE/ccache}
 # ccache's default 5 GB holds fewer than the ~20 tree states a run compiles
-# (five configurations at the base and at patches 10 and 11, debug, the
+# (five configurations at the base and at several patches, debug, the
 # cross defconfigs): evictions would make every warm run a cold one.
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 KTARBALL=${KTARBALL:-/usr/src/$KPKG.tar.xz}

@@ -6,7 +6,7 @@
 # register_one_node(): a system device of the class node, under
 # mem_hotplug_lock and the device hotplug lock), its memory goes on-line
 # (CONFIG_MHP_DEFAULT_ONLINE_TYPE_ONLINE_AUTO), and hugetlb's node driver
-# adds hugepages/ before the node's KOBJ_ADD uevent is sent (patch 10;
+# adds hugepages/ before the node's KOBJ_ADD uevent is sent (patch 9;
 # unpatched, hugetlb adds it after).  The order is read from the
 # kernel's own debug messages of kobject_add_internal() and
 # kobject_uevent_env(), switched on through dynamic debug around the
